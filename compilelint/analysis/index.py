@@ -1,0 +1,121 @@
+"""The whole-repo index: classes, their bases, functions, decorators, calls and compile targets.
+
+Each file contributes a small, picklable `FileSummary` (built by the per-file analyzer in the same
+pass that runs the rules); the parent merges them into a `RepoIndex`, which answers the
+cross-file questions: is this class an `nn.Module`? which function does this name resolve to?
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Bases from torch that make a class a module. Any `torch.nn.<CamelCase>` class counts (Conv2d,
+# Sequential, ...), except these, which are not modules.
+_TORCH_NN_NON_MODULES = {"Parameter", "UninitializedParameter", "UninitializedBuffer", "Buffer"}
+
+
+@dataclass
+class FunctionInfo:
+    key: str  # "pkg.mod:Class.method" or "pkg.mod:func"
+    name: str
+    decorators: list[str] = field(default_factory=list)  # qualified dotted names
+    # What this function calls: ("self", method) for self.method(...), ("name", qualified) otherwise.
+    calls: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class ClassInfo:
+    key: str  # "pkg.mod:Class"
+    name: str
+    bases: list[str] = field(default_factory=list)  # qualified dotted names
+    methods: dict[str, FunctionInfo] = field(default_factory=dict)
+
+
+@dataclass
+class FileSummary:
+    path: str
+    module: str
+    aliases: dict[str, str] = field(default_factory=dict)  # module-level imports
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    # (kind, qualified name or local function key): kind is "dynamo", "torchscript" or "trace",
+    # from calls such as torch.compile(fn), torch.jit.script(fn), torch.jit.trace(fn, ...).
+    compile_targets: list[tuple[str, str]] = field(default_factory=list)
+
+
+class RepoIndex:
+    def __init__(self, summaries: list[FileSummary]) -> None:
+        self.modules: dict[str, FileSummary] = {s.module: s for s in summaries}
+        self.classes: dict[str, ClassInfo] = {}
+        self.functions: dict[str, FunctionInfo] = {}
+        for s in summaries:
+            for c in s.classes.values():
+                self.classes[c.key] = c
+                for m in c.methods.values():
+                    self.functions[m.key] = m
+            for f in s.functions.values():
+                self.functions[f.key] = f
+        self._is_module: dict[str, bool] = {}
+
+    def resolve(self, qualified: str, _seen: frozenset[str] = frozenset()) -> str:
+        """Follow re-exports (`from .conv import Conv` in a package __init__) to a definition key.
+
+        Returns "module:Name" for a class/function defined in the tree, else the dotted name.
+        """
+        if qualified in _seen:
+            return qualified
+        module, _, name = qualified.rpartition(".")
+        while module:
+            summary = self.modules.get(module)
+            if summary is not None:
+                head, _, rest = name.partition(".")
+                if head in summary.classes or head in summary.functions:
+                    return f"{module}:{name}"
+                target = summary.aliases.get(head)
+                if target is not None:
+                    return self.resolve(f"{target}.{rest}" if rest else target, _seen | {qualified})
+                return qualified
+            module, _, parent = module.rpartition(".")
+            name = f"{parent}.{name}"
+        return qualified
+
+    def is_module_class(self, class_key: str, _seen: frozenset[str] = frozenset()) -> bool:
+        """Whether a class in the tree inherits from torch.nn.Module through any chain of bases."""
+        if class_key in self._is_module:
+            return self._is_module[class_key]
+        info = self.classes.get(class_key)
+        result = False
+        if info is not None and class_key not in _seen:
+            for base in info.bases:
+                if is_torch_module_name(base):
+                    result = True
+                    break
+                target = self.resolve(base)
+                if target in self.classes and self.is_module_class(target, _seen | {class_key}):
+                    result = True
+                    break
+        self._is_module[class_key] = result
+        return result
+
+    def find_method(self, class_key: str, name: str, _seen: frozenset[str] = frozenset()) -> FunctionInfo | None:
+        """The method `name` of a class, looked up through its bases in the tree (depth first)."""
+        info = self.classes.get(class_key)
+        if info is None or class_key in _seen:
+            return None
+        if name in info.methods:
+            return info.methods[name]
+        for base in info.bases:
+            target = self.resolve(base)
+            found = self.find_method(target, name, _seen | {class_key})
+            if found is not None:
+                return found
+        return None
+
+
+def is_torch_module_name(qualified: str) -> bool:
+    if qualified in ("torch.nn.Module", "torch.nn.modules.module.Module"):
+        return True
+    if qualified.startswith("torch.nn.") and not qualified.startswith("torch.nn.functional"):
+        last = qualified.rsplit(".", 1)[-1]
+        return last[:1].isupper() and last not in _TORCH_NN_NON_MODULES
+    return False

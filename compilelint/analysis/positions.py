@@ -1,0 +1,86 @@
+"""Line/column positions for the few nodes that carry findings.
+
+LibCST's PositionProvider records a range for every node of a module, which costs about as much as
+parsing it. A linter only needs positions for the handful of nodes it reports, so this runs the
+module's code generation once, counting lines and columns, and records only the nodes asked for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterable, Iterator
+
+import libcst as cst
+from libcst._nodes.internal import CodegenState
+
+_NEWLINES = re.compile(r"\r\n?|\n")
+_NO_RECORD = contextlib.nullcontext()
+
+
+class _SelectivePositionState(CodegenState):
+    """A codegen state that tracks line/column and records ranges only for `wanted` nodes."""
+
+    def __init__(self, module: cst.Module, wanted: set[int]) -> None:
+        super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
+        self.wanted = wanted
+        self.line = 1
+        self.column = 0
+        self.ranges: dict[int, tuple[int, int, int, int]] = {}
+        self._starts: list[tuple[int, int] | None] = []
+
+    def add_indent_tokens(self) -> None:
+        for token in self.indent_tokens:
+            self._advance(token)
+
+    def add_token(self, value: str) -> None:
+        self._advance(value)
+
+    def _advance(self, value: str) -> None:
+        if "\n" in value or "\r" in value:
+            segments = _NEWLINES.split(value)
+            self.line += len(segments) - 1
+            self.column = len(segments[-1])
+        else:
+            self.column += len(value)
+
+    # Whitespace-inclusive fallback: used when a node records no syntactic position.
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        self._starts.append((self.line, self.column) if id(node) in self.wanted else None)
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        start = self._starts.pop()
+        if start is not None and id(node) not in self.ranges:
+            self.ranges[id(node)] = (start[0], start[1], self.line, self.column)
+
+    def record_syntactic_position(self, node, *, start_node=None, end_node=None):  # noqa: ANN001
+        if id(node) not in self.wanted:
+            return _NO_RECORD
+        # Some nodes take their start or end from a child (an `if` ends where its body ends):
+        # those children are generated inside this context, so asking for them now is in time.
+        for hoisted in (start_node, end_node):
+            if hoisted is not None:
+                self.wanted.add(id(hoisted))
+        return self._record(node, start_node, end_node)
+
+    @contextlib.contextmanager
+    def _record(self, node, start_node, end_node) -> Iterator[None]:  # noqa: ANN001
+        start = (self.line, self.column)
+        yield
+        end = (self.line, self.column)
+        if start_node is not None:
+            start = self.ranges[id(start_node)][:2]
+        if end_node is not None:
+            end = self.ranges[id(end_node)][2:]
+        # A syntactic position wins over the whitespace-inclusive one recorded in after_codegen.
+        self.ranges[id(node)] = (start[0], start[1], end[0], end[1])
+
+
+def positions_of(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[int, tuple[int, int, int, int]]:
+    """Map id(node) -> (line, col, end_line, end_col) for each of `nodes` (1-based lines, 0-based cols)."""
+    wanted = {id(n) for n in nodes}
+    if not wanted:
+        return {}
+    state = _SelectivePositionState(module, wanted)
+    module._codegen(state)
+    return state.ranges

@@ -1,0 +1,441 @@
+"""Tensor facts: which expressions are tensors, shapes, sizes, or Python values read out of tensors.
+
+The distinction every compile path cares about is where a Python value came from:
+  VALUE  - read out of tensor *data* (`.item()`, `.tolist()`, `int(t)`, `bool(t)`): Dynamo breaks,
+           trace freezes it, so other inputs give wrong results;
+  SIZE   - read out of tensor *shape* (`x.shape[0]`, `x.size(1)`, `len(x)`, `x.dim()`): trace
+           specialises on it, Dynamo guards on it (recompiles), TorchScript is fine;
+  PY     - a plain Python value (literal, config attribute): static for every path.
+Facts are computed once per function, in statement order, and shared by every rule.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import libcst as cst
+
+from compilelint.analysis.names import qualify
+
+
+class Kind(enum.Enum):
+    TENSOR = "tensor"
+    TENSORS = "tensors"  # tuple/list of tensors (split, chunk, unbind, module outputs)
+    SHAPE = "shape"  # torch.Size or a tuple of sizes
+    SIZE = "size"  # a Python int taken from a shape
+    VALUE = "value"  # a Python scalar/list/ndarray read out of tensor data
+    PY = "py"  # a Python value that does not come from a tensor
+    NONE = "none"
+    MODULE = "module"
+    MODULES = "modules"  # nn.ModuleList / nn.ModuleDict / nn.Sequential
+    UNKNOWN = "unknown"
+
+
+# torch.* functions that do not return a tensor.
+_TORCH_NON_TENSOR = {
+    "is_tensor": Kind.PY, "is_grad_enabled": Kind.PY, "is_floating_point": Kind.PY,
+    "numel": Kind.SIZE, "Size": Kind.SHAPE, "device": Kind.PY, "dtype": Kind.PY, "finfo": Kind.PY,
+    "iinfo": Kind.PY, "get_default_dtype": Kind.PY, "is_complex": Kind.PY, "compile": Kind.UNKNOWN,
+    "split": Kind.TENSORS, "chunk": Kind.TENSORS, "unbind": Kind.TENSORS, "meshgrid": Kind.TENSORS,
+    "broadcast_tensors": Kind.TENSORS, "tensor_split": Kind.TENSORS, "sort": Kind.TENSORS,
+    "topk": Kind.TENSORS, "max": Kind.TENSOR, "min": Kind.TENSOR, "unique": Kind.TENSOR,
+    "no_grad": Kind.UNKNOWN, "autocast": Kind.UNKNOWN, "inference_mode": Kind.UNKNOWN,
+}
+_TORCH_PREFIX_NON_TENSOR = ("torch.jit.", "torch.cuda.", "torch.backends.", "torch.distributed.",
+                            "torch.compiler.", "torch._dynamo.", "torch.nn.init.", "torch.autograd.",
+                            "torch.utils.", "torch.fx.", "torch.export.", "torch.onnx.")
+
+# Tensor methods and attributes that do not give a tensor back.
+_TENSOR_METHOD_KIND = {
+    "item": Kind.VALUE, "tolist": Kind.VALUE, "numpy": Kind.VALUE, "__bool__": Kind.VALUE,
+    "size": Kind.SHAPE, "dim": Kind.SIZE, "ndimension": Kind.SIZE, "numel": Kind.SIZE,
+    "nelement": Kind.SIZE, "element_size": Kind.SIZE, "stride": Kind.SHAPE,
+    "split": Kind.TENSORS, "chunk": Kind.TENSORS, "unbind": Kind.TENSORS, "tensor_split": Kind.TENSORS,
+    "sort": Kind.TENSORS, "topk": Kind.TENSORS, "data_ptr": Kind.VALUE, "get_device": Kind.PY,
+    "is_contiguous": Kind.PY, "is_floating_point": Kind.PY, "type": Kind.UNKNOWN,
+    "storage_offset": Kind.SIZE, "any": Kind.TENSOR, "all": Kind.TENSOR,
+}
+_TENSOR_ATTR_KIND = {
+    "shape": Kind.SHAPE, "ndim": Kind.SIZE, "dtype": Kind.PY, "device": Kind.PY, "is_cuda": Kind.PY,
+    "requires_grad": Kind.PY, "layout": Kind.PY, "is_sparse": Kind.PY,
+    "T": Kind.TENSOR, "mT": Kind.TENSOR, "H": Kind.TENSOR, "data": Kind.TENSOR, "grad": Kind.TENSOR,
+    "real": Kind.TENSOR, "imag": Kind.TENSOR,
+}
+_TENSOR_ANNOTATIONS = {"Tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor"}
+_PY_ANNOTATIONS = {"int", "float", "bool", "str", "complex", "bytes"}
+_MODULE_CONTAINERS = {"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.Sequential"}
+
+
+def annotation_kind(annotation: cst.BaseExpression, aliases: dict[str, str]) -> Kind:
+    name = qualify(annotation, aliases)
+    if name in _TENSOR_ANNOTATIONS:
+        return Kind.TENSOR
+    if name in _PY_ANNOTATIONS:
+        return Kind.PY
+    if isinstance(annotation, cst.Subscript):
+        outer = qualify(annotation.value, aliases) or ""
+        last = outer.rsplit(".", 1)[-1]
+        inner = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
+        inner_kinds = [annotation_kind(i, aliases) for i in inner]
+        if last == "Optional" and inner_kinds:
+            return inner_kinds[0]
+        if last in ("List", "list", "Tuple", "tuple", "Sequence") and inner_kinds and all(
+            k is Kind.TENSOR for k in inner_kinds
+        ):
+            return Kind.TENSORS
+        return Kind.PY if all(k is Kind.PY for k in inner_kinds) and inner_kinds else Kind.UNKNOWN
+    if isinstance(annotation, cst.BinaryOperation):  # X | None
+        kinds = {annotation_kind(annotation.left, aliases), annotation_kind(annotation.right, aliases)}
+        kinds.discard(Kind.NONE)
+        return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
+    if isinstance(annotation, cst.Name) and annotation.value == "None":
+        return Kind.NONE
+    return Kind.UNKNOWN
+
+
+def literal_kind(expr: cst.BaseExpression) -> Kind | None:
+    if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,
+                         cst.FormattedString)):
+        return Kind.PY
+    if isinstance(expr, cst.Name) and expr.value in ("True", "False"):
+        return Kind.PY
+    if isinstance(expr, cst.Name) and expr.value == "None":
+        return Kind.NONE
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.expression, (cst.Integer, cst.Float)):
+        return Kind.PY
+    return None
+
+
+class ClassFacts:
+    """What `self.<attr>` holds, from the assignments in `__init__` (and register_buffer calls)."""
+
+    def __init__(self) -> None:
+        self.attrs: dict[str, Kind] = {}
+        self.literal_types: dict[str, str] = {}  # attr -> "int"/"float"/"bool"/"str"/"None"/"list"/"dict"
+        self.methods: set[str] = set()
+
+    @classmethod
+    def from_class(cls, node: cst.ClassDef, aliases: dict[str, str]) -> "ClassFacts":
+        facts = cls()
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.FunctionDef):
+                facts.methods.add(stmt.name.value)
+                if stmt.name.value == "__init__":
+                    facts._scan_init(stmt, aliases)
+        return facts
+
+    def _scan_init(self, init: cst.FunctionDef, aliases: dict[str, str]) -> None:
+        env = FunctionFacts(aliases, ClassFacts())
+        for node in _iter_simple_statements(init.body):
+            for small in node.body:
+                if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
+                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                    kind = self._value_kind(small.value, aliases, env)
+                    for target in targets:
+                        if _is_self_attr(target):
+                            self.attrs[target.attr.value] = kind
+                            self.literal_types[target.attr.value] = _literal_type(small.value)
+                        elif isinstance(target, cst.Name):
+                            env.env[target.value] = kind
+                elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+                    call = small.value
+                    func = call.func
+                    if (isinstance(func, cst.Attribute) and func.attr.value in ("register_buffer", "register_parameter")
+                            and call.args and isinstance(call.args[0].value, cst.SimpleString)):
+                        self.attrs[call.args[0].value.evaluated_value] = Kind.TENSOR
+                    elif (isinstance(func, cst.Attribute) and func.attr.value == "add_module"
+                            and call.args and isinstance(call.args[0].value, cst.SimpleString)):
+                        self.attrs[call.args[0].value.evaluated_value] = Kind.MODULE
+
+    @staticmethod
+    def _value_kind(value: cst.BaseExpression, aliases: dict[str, str], env: "FunctionFacts") -> Kind:
+        lit = literal_kind(value)
+        if lit is not None:
+            return lit
+        if isinstance(value, cst.Call):
+            name = qualify(value.func, aliases) or ""
+            if name in _MODULE_CONTAINERS:
+                return Kind.MODULES
+            if name in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+                return Kind.TENSOR
+            if name.startswith("torch.nn.") and name.rsplit(".", 1)[-1][:1].isupper():
+                return Kind.MODULE
+            if name.startswith("torch.") and not name.startswith(_TORCH_PREFIX_NON_TENSOR):
+                return _TORCH_NON_TENSOR.get(name[len("torch."):], Kind.TENSOR)
+            last = name.rsplit(".", 1)[-1]
+            if last[:1].isupper():  # constructing a class: in an nn.Module's __init__, usually a submodule
+                return Kind.MODULE
+        if isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)):
+            return Kind.PY
+        return env.kind(value)
+
+
+def _literal_type(value: cst.BaseExpression) -> str:
+    if isinstance(value, cst.Integer) or (isinstance(value, cst.UnaryOperation) and isinstance(value.expression, cst.Integer)):
+        return "int"
+    if isinstance(value, cst.Float) or (isinstance(value, cst.UnaryOperation) and isinstance(value.expression, cst.Float)):
+        return "float"
+    if isinstance(value, cst.Name) and value.value in ("True", "False"):
+        return "bool"
+    if isinstance(value, cst.Name) and value.value == "None":
+        return "None"
+    if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return "str"
+    if isinstance(value, (cst.List, cst.ListComp)):
+        return "list"
+    if isinstance(value, (cst.Dict, cst.DictComp)):
+        return "dict"
+    return ""
+
+
+def _is_self_attr(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"
+
+
+def _iter_simple_statements(block: cst.BaseSuite):
+    """Simple statement lines of a block, including those nested in if/for/with/try bodies."""
+    stack = [block]
+    while stack:
+        node = stack.pop()
+        body = getattr(node, "body", None)
+        if isinstance(node, cst.SimpleStatementLine):
+            yield node
+            continue
+        if isinstance(node, cst.SimpleStatementSuite):
+            yield node
+            continue
+        items = body if isinstance(body, (list, tuple)) else ([body] if body is not None else [])
+        for child in reversed(items):
+            stack.append(child)
+        for extra in ("orelse", "handlers", "finalbody"):
+            sub = getattr(node, extra, None)
+            if sub is None:
+                continue
+            for child in (sub if isinstance(sub, (list, tuple)) else [sub]):
+                stack.append(child)
+
+
+class FunctionFacts:
+    """Kinds of names inside one function, updated statement by statement by the analyzer."""
+
+    def __init__(self, aliases: dict[str, str], class_facts: ClassFacts | None) -> None:
+        self.aliases = aliases
+        self.class_facts = class_facts
+        self.env: dict[str, Kind] = {}
+        self.returns_tensor: set[str] = set()  # local functions / methods annotated `-> Tensor`
+
+    # -- parameters and bindings ------------------------------------------------------------
+    def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool) -> None:
+        params = fn.params
+        all_params = [*params.posonly_params, *params.params, *params.kwonly_params]
+        for i, p in enumerate(all_params):
+            name = p.name.value
+            if i == 0 and name in ("self", "cls"):
+                continue
+            if p.annotation is not None:
+                self.env[name] = annotation_kind(p.annotation.annotation, self.aliases)
+            elif p.default is not None:
+                self.env[name] = literal_kind(p.default) or Kind.UNKNOWN
+            else:
+                # Unannotated and without default: TorchScript types it Tensor, and in model code
+                # it almost always is one.
+                self.env[name] = Kind.TENSOR if assume_tensor else Kind.UNKNOWN
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                self.env[star.name.value] = Kind.UNKNOWN
+
+    def bind(self, target: cst.BaseExpression, kind: Kind) -> None:
+        if isinstance(target, cst.Name):
+            self.env[target.value] = kind
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            element = {Kind.SHAPE: Kind.SIZE, Kind.TENSORS: Kind.TENSOR, Kind.TENSOR: Kind.TENSOR,
+                       Kind.VALUE: Kind.VALUE, Kind.PY: Kind.PY}.get(kind, Kind.UNKNOWN)
+            for el in target.elements:
+                self.bind(el.value, element)
+        elif isinstance(target, cst.StarredElement):
+            self.bind(target.value, Kind.UNKNOWN)
+
+    def bind_iteration(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
+        """`for target in iterable`: the kind of one element."""
+        kind = self.kind(iterable)
+        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name):
+            fname = iterable.func.value
+            if fname == "range":
+                arg_kinds = {self.kind(a.value) for a in iterable.args}
+                element = Kind.VALUE if (Kind.VALUE in arg_kinds or Kind.TENSOR in arg_kinds) else (
+                    Kind.SIZE if Kind.SIZE in arg_kinds else Kind.PY)
+                self.bind(target, element)
+                return
+            if fname == "enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2 and iterable.args:
+                self.bind(target.elements[0].value, Kind.PY)
+                self._bind_element(target.elements[1].value, self.kind(iterable.args[0].value))
+                return
+            if fname == "zip" and isinstance(target, cst.Tuple) and len(target.elements) == len(iterable.args):
+                for el, arg in zip(target.elements, iterable.args):
+                    self._bind_element(el.value, self.kind(arg.value))
+                return
+        self._bind_element(target, kind)
+
+    def _bind_element(self, target: cst.BaseExpression, container: Kind) -> None:
+        element = {Kind.TENSOR: Kind.TENSOR, Kind.TENSORS: Kind.TENSOR, Kind.SHAPE: Kind.SIZE,
+                   Kind.VALUE: Kind.VALUE, Kind.MODULES: Kind.MODULE, Kind.PY: Kind.PY}.get(container, Kind.UNKNOWN)
+        self.bind(target, element)
+
+    # -- expressions --------------------------------------------------------------------------
+    def kind(self, expr: cst.BaseExpression) -> Kind:
+        lit = literal_kind(expr)
+        if lit is not None:
+            return lit
+        if isinstance(expr, cst.Name):
+            return self.env.get(expr.value, Kind.UNKNOWN)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute_kind(expr)
+        if isinstance(expr, cst.Call):
+            return self._call_kind(expr)
+        if isinstance(expr, cst.Subscript):
+            base = self.kind(expr.value)
+            if base is Kind.TENSOR:
+                return Kind.TENSOR
+            if base is Kind.SHAPE:
+                is_slice = any(isinstance(e.slice, cst.Slice) for e in expr.slice)
+                return Kind.SHAPE if is_slice else Kind.SIZE
+            if base is Kind.TENSORS:
+                is_slice = any(isinstance(e.slice, cst.Slice) for e in expr.slice)
+                return Kind.TENSORS if is_slice else Kind.TENSOR
+            if base is Kind.VALUE:
+                return Kind.VALUE
+            if base is Kind.MODULES:
+                return Kind.MODULE
+            return Kind.UNKNOWN
+        if isinstance(expr, cst.BinaryOperation):
+            return self._combine(self.kind(expr.left), self.kind(expr.right))
+        if isinstance(expr, cst.UnaryOperation):
+            inner = self.kind(expr.expression)
+            if isinstance(expr.operator, cst.Not) and inner is Kind.TENSOR:
+                return Kind.VALUE  # `not t` calls bool(t)
+            return inner
+        if isinstance(expr, cst.Comparison):
+            kinds = [self.kind(expr.left)] + [self.kind(c.comparator) for c in expr.comparisons]
+            if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
+                return Kind.PY if all(k is not Kind.TENSOR for k in kinds) else Kind.UNKNOWN
+            combined = kinds[0]
+            for k in kinds[1:]:
+                combined = self._combine(combined, k)
+            return combined
+        if isinstance(expr, cst.BooleanOperation):
+            left, right = self.kind(expr.left), self.kind(expr.right)
+            if Kind.TENSOR in (left, right) or Kind.VALUE in (left, right):
+                return Kind.VALUE
+            return self._combine(left, right)
+        if isinstance(expr, cst.IfExp):
+            body, orelse = self.kind(expr.body), self.kind(expr.orelse)
+            return body if body is orelse else (body if orelse in (Kind.NONE, Kind.UNKNOWN) else Kind.UNKNOWN)
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            kinds = {self.kind(e.value) for e in expr.elements if not isinstance(e, cst.StarredElement)}
+            if kinds and kinds <= {Kind.TENSOR, Kind.TENSORS}:
+                return Kind.TENSORS
+            if kinds and kinds <= {Kind.SIZE, Kind.PY}:
+                return Kind.SHAPE if Kind.SIZE in kinds else Kind.PY
+            if Kind.VALUE in kinds:
+                return Kind.VALUE
+            return Kind.UNKNOWN
+        return Kind.UNKNOWN
+
+    @staticmethod
+    def _combine(a: Kind, b: Kind) -> Kind:
+        if Kind.TENSOR in (a, b):
+            return Kind.TENSOR
+        if Kind.VALUE in (a, b):
+            return Kind.VALUE
+        if Kind.SIZE in (a, b) or Kind.SHAPE in (a, b):
+            return Kind.SIZE if Kind.SHAPE not in (a, b) else Kind.SHAPE
+        if a is Kind.PY and b is Kind.PY:
+            return Kind.PY
+        return Kind.UNKNOWN
+
+    def _attribute_kind(self, expr: cst.Attribute) -> Kind:
+        if isinstance(expr.value, cst.Name) and expr.value.value == "self" and self.class_facts is not None:
+            return self.class_facts.attrs.get(expr.attr.value, Kind.UNKNOWN)
+        base = self.kind(expr.value)
+        if base is Kind.TENSOR:
+            return _TENSOR_ATTR_KIND.get(expr.attr.value, Kind.UNKNOWN)
+        return Kind.UNKNOWN
+
+    def _call_kind(self, call: cst.Call) -> Kind:
+        func = call.func
+        args = [self.kind(a.value) for a in call.args]
+        if isinstance(func, cst.Name):
+            name = func.value
+            if name in ("int", "float", "bool", "complex") and args:
+                if args[0] in (Kind.TENSOR, Kind.VALUE):
+                    return Kind.VALUE
+                return Kind.SIZE if args[0] in (Kind.SIZE, Kind.SHAPE) else Kind.PY
+            if name == "len" and args:
+                return Kind.SIZE if args[0] in (Kind.TENSOR, Kind.SHAPE) else Kind.PY
+            if name in ("max", "min", "sum", "abs", "round") and args:
+                if Kind.TENSOR in args and name in ("abs",):
+                    return Kind.TENSOR
+                if Kind.VALUE in args:
+                    return Kind.VALUE
+                if Kind.SIZE in args or Kind.SHAPE in args:
+                    return Kind.SIZE
+                return Kind.PY if all(a is Kind.PY for a in args) else Kind.UNKNOWN
+            if name in ("list", "tuple") and args:
+                return {Kind.SHAPE: Kind.SHAPE, Kind.TENSORS: Kind.TENSORS, Kind.VALUE: Kind.VALUE,
+                        Kind.TENSOR: Kind.TENSORS}.get(args[0], Kind.UNKNOWN)
+            if name in ("isinstance", "hasattr", "callable", "str", "repr", "type", "id"):
+                return Kind.PY
+            if name in self.returns_tensor:
+                return Kind.TENSOR
+        qualified = qualify(func, self.aliases) or ""
+        if qualified.startswith("torch.") and not qualified.startswith(_TORCH_PREFIX_NON_TENSOR):
+            rest = qualified[len("torch."):]
+            if rest.startswith("nn.functional."):
+                return Kind.TENSORS if rest.endswith(("_with_indices",)) else Kind.TENSOR
+            if rest.startswith("nn."):
+                return Kind.MODULE if rest.rsplit(".", 1)[-1][:1].isupper() else Kind.UNKNOWN
+            if "." in rest and not rest.startswith(("linalg.", "fft.", "special.", "ops.")):
+                return Kind.UNKNOWN
+            return _TORCH_NON_TENSOR.get(rest.split(".")[-1], Kind.TENSOR)
+        if qualified.startswith(("numpy.", "np.")):
+            return Kind.VALUE if Kind.TENSOR in args or Kind.VALUE in args else Kind.PY
+        if qualified.startswith("math."):
+            return Kind.VALUE if Kind.TENSOR in args or Kind.VALUE in args else (
+                Kind.SIZE if Kind.SIZE in args else Kind.PY)
+        if isinstance(func, cst.Attribute):
+            owner = func.value
+            method = func.attr.value
+            if isinstance(owner, cst.Name) and owner.value == "self" and self.class_facts is not None:
+                attr_kind = self.class_facts.attrs.get(method)
+                if attr_kind in (Kind.MODULE, Kind.MODULES):
+                    return Kind.TENSOR  # calling a submodule
+                if method in self.returns_tensor:
+                    return Kind.TENSOR
+                return Kind.UNKNOWN
+            owner_kind = self.kind(owner)
+            if owner_kind is Kind.TENSOR:
+                if method == "size" and call.args:
+                    return Kind.SIZE
+                return _TENSOR_METHOD_KIND.get(method, Kind.TENSOR)
+            if owner_kind is Kind.MODULE and method in ("forward", "__call__"):
+                return Kind.TENSOR
+            if owner_kind is Kind.VALUE:
+                return Kind.VALUE
+            if owner_kind is Kind.SHAPE and method in ("numel",):
+                return Kind.SIZE
+        else:
+            owner_kind = self.kind(func)
+            if owner_kind is Kind.MODULE:
+                return Kind.TENSOR
+        return Kind.UNKNOWN
+
+    # -- conveniences for rules ---------------------------------------------------------------
+    def is_tensor(self, expr: cst.BaseExpression) -> bool:
+        return self.kind(expr) is Kind.TENSOR
+
+    def is_value_dependent(self, expr: cst.BaseExpression) -> bool:
+        """True when using `expr` as a Python bool/number reads tensor data."""
+        return self.kind(expr) in (Kind.TENSOR, Kind.VALUE)
+
+    def is_shape_dependent(self, expr: cst.BaseExpression) -> bool:
+        return self.kind(expr) in (Kind.SIZE, Kind.SHAPE)

@@ -1,0 +1,534 @@
+"""One file, one pass: parse with LibCST, index it, compute tensor facts, run every rule.
+
+Rules run over every function speculatively; which functions a compile path actually reaches is
+only known once all files are indexed, so each candidate finding carries the key of the function
+(or class) it sits in and the engine keeps those in scope afterwards. That keeps the whole analysis
+to a single walk over each tree: a second walk would cost as much as the parse.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
+from compilelint.analysis.names import import_aliases, qualify
+from compilelint.analysis.positions import positions_of
+from compilelint.analysis.tensors import ClassFacts, FunctionFacts, Kind, annotation_kind
+from compilelint.findings import Finding, Fix
+from compilelint.rules.base import Rule
+from compilelint.rules.registry import SYNTAX_ERROR
+from compilelint.suppress import Suppressions
+
+COMPILE_CALLS = {
+    "torch.compile": "dynamo",
+    "torch.jit.script": "torchscript",
+    "torch.jit.trace": "trace",
+    "torch.jit.trace_module": "trace",
+    "torch.export.export": "trace",
+}
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+
+
+def _child_fields(node_type: type) -> tuple[str, ...]:
+    names = _FIELDS.get(node_type)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(node_type)
+                      if not f.name.startswith(("whitespace", "lpar", "rpar", "leading_lines", "comma",
+                                                "semicolon", "trailing_whitespace", "header", "footer")))
+        _FIELDS[node_type] = names
+    return names
+
+
+@dataclass
+class Candidate:
+    rule: str
+    node: cst.CSTNode
+    message: str
+    severity: str
+    targets: tuple[str, ...]
+    gb_id: str | None
+    scope_key: str
+    context: str
+    fix: tuple[cst.CSTNode, cst.CSTNode, str, bool] | None = None
+
+
+@dataclass
+class FileResult:
+    path: str
+    summary: FileSummary | None
+    # (finding, scope key, applies anywhere)
+    findings: list[tuple[Finding, str, bool]] = field(default_factory=list)
+
+
+class RuleContext:
+    """What a rule sees while the analyzer walks one function."""
+
+    def __init__(self, analyzer: "FileAnalyzer") -> None:
+        self._analyzer = analyzer
+        self.path = analyzer.path
+        self.module_name = analyzer.module_name
+        self.aliases: dict[str, str] = analyzer.aliases
+        self.function: cst.FunctionDef | None = None
+        self.function_key = ""
+        self.context = ""  # "Class.method" or "func"
+        self.class_name: str | None = None
+        self.class_node: cst.ClassDef | None = None
+        self.class_facts: ClassFacts | None = None
+        self.facts = FunctionFacts(self.aliases, None)
+        self.ancestors: list[cst.CSTNode] = []
+        self.loop_depth = 0
+        self.rule: Rule | None = None
+        self.decorators: list[str] = []
+
+    def qualify(self, expr: cst.BaseExpression) -> str | None:
+        return qualify(expr, self.facts.aliases)
+
+    def kind(self, expr: cst.BaseExpression) -> Kind:
+        return self.facts.kind(expr)
+
+    @property
+    def parent(self) -> cst.CSTNode | None:
+        return self.ancestors[-1] if self.ancestors else None
+
+    def code_for(self, node: cst.CSTNode) -> str:
+        return self._analyzer.module.code_for_node(node)
+
+    def report(self, node: cst.CSTNode, message: str | None = None, *, severity: str | None = None,
+               gb_id: str | None = None, in_class: bool = False,
+               fix: tuple[cst.CSTNode, cst.CSTNode, str] | None = None, unsafe_fix: bool = False) -> None:
+        """Record a finding of the current rule at `node`.
+
+        `fix` is (node to replace, replacement node, description). `in_class` attributes the
+        finding to the class (for findings in `__init__` or the class body, which no compile path
+        runs but which decide whether the module compiles).
+        """
+        rule = self.rule
+        assert rule is not None
+        scope_key = self.function_key
+        if in_class and self.class_name is not None:
+            scope_key = f"{self.module_name}:{self.class_name}"
+        self._analyzer.candidates.append(Candidate(
+            rule=rule.code, node=node, message=message or rule.message, severity=severity or rule.severity,
+            targets=tuple(rule.targets), gb_id=gb_id or rule.gb_id, scope_key=scope_key,
+            context=self.context, fix=(fix[0], fix[1], fix[2], not unsafe_fix) if fix else None))
+
+
+class FileAnalyzer:
+    def __init__(self, path: str, module_name: str, is_package: bool, rules: list[Rule]) -> None:
+        self.path = path
+        self.module_name = module_name
+        self.is_package = is_package
+        self.rules = rules
+        self.aliases: dict[str, str] = {}
+        self.candidates: list[Candidate] = []
+        self.summary = FileSummary(path=path, module=module_name, aliases=self.aliases)
+        self.dispatch: dict[str, list] = {}
+        for rule in rules:
+            for attr in dir(rule):
+                if attr.startswith("visit_"):
+                    self.dispatch.setdefault(attr[len("visit_"):], []).append((rule, getattr(rule, attr)))
+        self.ctx = RuleContext(self)
+        self._current_calls: list[tuple[str, str]] | None = None
+        self.module: cst.Module
+
+    # -- entry --------------------------------------------------------------------------------
+    def run(self, module: cst.Module) -> None:
+        self.module = module
+        self._collect_module_imports(module.body)
+        self._returns_tensor = self._tensor_returning(module.body)
+        module_key = f"{self.module_name}:<module>"
+        for stmt in module.body:
+            self._top_level(stmt, module_key)
+
+    def _collect_module_imports(self, body) -> None:  # noqa: ANN001
+        for stmt in body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, (cst.Import, cst.ImportFrom)):
+                        self.aliases.update(import_aliases(small, self.module_name, self.is_package))
+            elif isinstance(stmt, (cst.If, cst.Try)):
+                self._collect_module_imports(stmt.body.body)
+                if isinstance(stmt, cst.Try):
+                    for handler in stmt.handlers:
+                        self._collect_module_imports(handler.body.body)
+
+    def _tensor_returning(self, body) -> set[str]:  # noqa: ANN001
+        names = set()
+        for stmt in body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.returns is not None:
+                if annotation_kind(stmt.returns.annotation, self.aliases) is Kind.TENSOR:
+                    names.add(stmt.name.value)
+        return names
+
+    def _top_level(self, stmt: cst.CSTNode, module_key: str) -> None:
+        if isinstance(stmt, cst.ClassDef):
+            self._class(stmt)
+        elif isinstance(stmt, cst.FunctionDef):
+            info = self._function(stmt, None, None)
+            self.summary.functions[info.name] = info
+        elif isinstance(stmt, (cst.If, cst.Try)) and self._holds_definitions(stmt):
+            # `if TYPE_CHECKING:` / `try: import x` blocks that define classes or functions.
+            for inner in self._branches(stmt):
+                self._top_level(inner, module_key)
+        else:
+            self._begin_scope(module_key, "<module>", None, None, None)
+            self._walk_stmt(stmt)
+            self._end_scope()
+
+    @staticmethod
+    def _branches(stmt: cst.CSTNode) -> list[cst.CSTNode]:
+        out = list(stmt.body.body)
+        for handler in getattr(stmt, "handlers", ()):
+            out.extend(handler.body.body)
+        orelse = getattr(stmt, "orelse", None)
+        if isinstance(orelse, cst.If):
+            out.append(orelse)
+        elif orelse is not None:
+            out.extend(orelse.body.body)
+        return out
+
+    @staticmethod
+    def _holds_definitions(stmt: cst.CSTNode) -> bool:
+        return any(isinstance(s, (cst.ClassDef, cst.FunctionDef)) for s in stmt.body.body)
+
+    # -- classes and functions ------------------------------------------------------------------
+    def _class(self, node: cst.ClassDef) -> None:
+        name = node.name.value
+        key = f"{self.module_name}:{name}"
+        info = ClassInfo(key=key, name=name,
+                         bases=[q for q in (qualify(a.value, self.aliases) for a in node.bases if a.keyword is None) if q])
+        self.summary.classes[name] = info
+        facts = ClassFacts.from_class(node, self.aliases)
+        returns = {s.name.value for s in node.body.body if isinstance(s, cst.FunctionDef) and s.returns is not None
+                   and annotation_kind(s.returns.annotation, self.aliases) is Kind.TENSOR}
+        # The class itself (its body and decorators): rules about module shape report here.
+        self._begin_scope(key, name, name, node, facts)
+        self._dispatch(node)
+        self._end_scope()
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.FunctionDef):
+                method = self._function(stmt, node, facts, returns)
+                info.methods[method.name] = method
+            else:
+                self._begin_scope(key, name, name, node, facts)
+                self._walk_stmt(stmt)
+                self._end_scope()
+
+    def _function(self, node: cst.FunctionDef, cls: cst.ClassDef | None, class_facts: ClassFacts | None,
+                  class_returns: set[str] | None = None) -> FunctionInfo:
+        local = f"{cls.name.value}.{node.name.value}" if cls is not None else node.name.value
+        key = f"{self.module_name}:{local}"
+        decorators = [q for q in (qualify(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator,
+                                          self.aliases) for d in node.decorators) if q]
+        info = FunctionInfo(key=key, name=node.name.value, decorators=decorators)
+        self._begin_scope(key, local, cls.name.value if cls else None, cls, class_facts)
+        ctx = self.ctx
+        ctx.function = node
+        ctx.decorators = decorators
+        ctx.facts.returns_tensor = set(self._returns_tensor) | (class_returns or set())
+        ctx.facts.bind_params(node, assume_tensor=True)
+        self._current_calls = info.calls
+        for rule in self.rules:
+            ctx.rule = rule
+            rule.begin_function(ctx)
+        self._dispatch(node)
+        self.ctx.ancestors.append(node)
+        for d in node.decorators:
+            self._walk_expr(d.decorator)
+        self._walk_block(node.body)
+        self.ctx.ancestors.pop()
+        for rule in self.rules:
+            ctx.rule = rule
+            rule.end_function(ctx)
+        self._current_calls = None
+        self._end_scope()
+        return info
+
+    def _begin_scope(self, key: str, context: str, class_name: str | None, class_node: cst.ClassDef | None,
+                     class_facts: ClassFacts | None) -> None:
+        ctx = self.ctx
+        ctx.function_key = key
+        ctx.context = context
+        ctx.class_name = class_name
+        ctx.class_node = class_node
+        ctx.class_facts = class_facts
+        ctx.function = None
+        ctx.decorators = []
+        ctx.facts = FunctionFacts(dict(self.aliases), class_facts)
+        ctx.ancestors = []
+        ctx.loop_depth = 0
+
+    def _end_scope(self) -> None:
+        self.ctx.function = None
+
+    # -- the walk -----------------------------------------------------------------------------
+    def _dispatch(self, node: cst.CSTNode) -> None:
+        handlers = self.dispatch.get(type(node).__name__)
+        if handlers:
+            ctx = self.ctx
+            for rule, method in handlers:
+                ctx.rule = rule
+                method(node, ctx)
+
+    def _walk_block(self, block: cst.BaseSuite) -> None:
+        if isinstance(block, cst.IndentedBlock):
+            for stmt in block.body:
+                self._walk_stmt(stmt)
+        elif isinstance(block, cst.SimpleStatementSuite):
+            self._walk_line(block)
+
+    def _walk_line(self, line: cst.SimpleStatementLine | cst.SimpleStatementSuite) -> None:
+        for small in line.body:
+            self._walk_small(small)
+
+    def _walk_stmt(self, stmt: cst.CSTNode) -> None:
+        ctx = self.ctx
+        facts = ctx.facts
+        if isinstance(stmt, cst.SimpleStatementLine):
+            self._dispatch(stmt)
+            ctx.ancestors.append(stmt)
+            self._walk_line(stmt)
+            ctx.ancestors.pop()
+            return
+        self._dispatch(stmt)
+        ctx.ancestors.append(stmt)
+        try:
+            if isinstance(stmt, cst.If):
+                self._walk_expr(stmt.test)
+                self._walk_block(stmt.body)
+                if stmt.orelse is not None:
+                    self._walk_stmt(stmt.orelse)
+            elif isinstance(stmt, cst.Else):
+                self._walk_block(stmt.body)
+            elif isinstance(stmt, cst.For):
+                self._walk_expr(stmt.iter)
+                facts.bind_iteration(stmt.target, stmt.iter)
+                self._walk_expr(stmt.target)
+                ctx.loop_depth += 1
+                self._walk_block(stmt.body)
+                ctx.loop_depth -= 1
+                if stmt.orelse is not None:
+                    self._walk_stmt(stmt.orelse)
+            elif isinstance(stmt, cst.While):
+                ctx.loop_depth += 1
+                self._walk_expr(stmt.test)
+                self._walk_block(stmt.body)
+                ctx.loop_depth -= 1
+                if stmt.orelse is not None:
+                    self._walk_stmt(stmt.orelse)
+            elif isinstance(stmt, cst.With):
+                for item in stmt.items:
+                    self._walk_expr(item.item)
+                    if item.asname is not None:
+                        facts.bind(item.asname.name, Kind.UNKNOWN)
+                self._walk_block(stmt.body)
+            elif isinstance(stmt, (cst.Try, cst.TryStar)):
+                self._walk_block(stmt.body)
+                for handler in stmt.handlers:
+                    self._dispatch(handler)
+                    ctx.ancestors.append(handler)
+                    if handler.type is not None:
+                        self._walk_expr(handler.type)
+                    if handler.name is not None:
+                        facts.bind(handler.name.name, Kind.PY)
+                    self._walk_block(handler.body)
+                    ctx.ancestors.pop()
+                if stmt.orelse is not None:
+                    self._walk_stmt(stmt.orelse)
+                if stmt.finalbody is not None:
+                    self._dispatch(stmt.finalbody)
+                    self._walk_block(stmt.finalbody.body)
+            elif isinstance(stmt, cst.FunctionDef):
+                # A nested function: walked as part of its enclosing function, parameters unknown.
+                saved = dict(facts.env)
+                for p in [*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params]:
+                    facts.env[p.name.value] = Kind.UNKNOWN
+                for d in stmt.decorators:
+                    self._walk_expr(d.decorator)
+                self._walk_block(stmt.body)
+                facts.env = {**saved, stmt.name.value: Kind.UNKNOWN}
+            else:
+                self._walk_children(stmt)
+        finally:
+            ctx.ancestors.pop()
+
+    def _walk_small(self, small: cst.CSTNode) -> None:
+        ctx = self.ctx
+        facts = ctx.facts
+        self._dispatch(small)
+        ctx.ancestors.append(small)
+        if isinstance(small, cst.Assign):
+            self._walk_expr(small.value)
+            kind = facts.kind(small.value)
+            for target in small.targets:
+                self._walk_expr(target.target)
+                facts.bind(target.target, kind)
+        elif isinstance(small, cst.AugAssign):
+            self._walk_expr(small.value)
+            self._walk_expr(small.target)
+            facts.bind(small.target, facts._combine(facts.kind(small.target), facts.kind(small.value)))
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                self._walk_expr(small.value)
+            self._walk_expr(small.target)
+            kind = annotation_kind(small.annotation.annotation, facts.aliases)
+            if kind is Kind.UNKNOWN and small.value is not None:
+                kind = facts.kind(small.value)
+            facts.bind(small.target, kind)
+        elif isinstance(small, (cst.Import, cst.ImportFrom)):
+            facts.aliases.update(import_aliases(small, self.module_name, self.is_package))
+        else:
+            self._walk_children(small)
+        ctx.ancestors.pop()
+
+    def _walk_expr(self, node: cst.CSTNode) -> None:
+        self._dispatch(node)
+        if isinstance(node, cst.Call):
+            self._record_call(node)
+        ctx = self.ctx
+        ctx.ancestors.append(node)
+        if isinstance(node, _COMPREHENSIONS):
+            saved = dict(ctx.facts.env)
+            self._walk_comp_for(node.for_in)
+            if isinstance(node, cst.DictComp):
+                self._walk_expr(node.key)
+                self._walk_expr(node.value)
+            else:
+                self._walk_expr(node.elt)
+            ctx.facts.env = saved
+        elif isinstance(node, cst.Lambda):
+            saved = dict(ctx.facts.env)
+            for p in node.params.params:
+                ctx.facts.env[p.name.value] = Kind.UNKNOWN
+            self._walk_expr(node.body)
+            ctx.facts.env = saved
+        else:
+            self._walk_children(node)
+        ctx.ancestors.pop()
+
+    def _walk_comp_for(self, comp: cst.CompFor) -> None:
+        self._dispatch(comp)
+        self.ctx.ancestors.append(comp)
+        self._walk_expr(comp.iter)
+        self.ctx.facts.bind_iteration(comp.target, comp.iter)
+        self._walk_expr(comp.target)
+        for cond in comp.ifs:
+            self._walk_expr(cond)
+        if comp.inner_for_in is not None:
+            self._walk_comp_for(comp.inner_for_in)
+        self.ctx.ancestors.pop()
+
+    def _walk_children(self, node: cst.CSTNode) -> None:
+        for name in _child_fields(type(node)):
+            value = getattr(node, name)
+            if isinstance(value, cst.CSTNode):
+                if isinstance(value, (cst.BaseCompoundStatement, cst.SimpleStatementLine)):
+                    self._walk_stmt(value)
+                elif isinstance(value, cst.BaseSuite):
+                    self._walk_block(value)
+                else:
+                    self._walk_expr(value)
+            elif type(value) in (list, tuple):
+                for item in value:
+                    if isinstance(item, (cst.BaseCompoundStatement, cst.SimpleStatementLine)):
+                        self._walk_stmt(item)
+                    elif isinstance(item, cst.CSTNode):
+                        self._walk_expr(item)
+
+    def _record_call(self, call: cst.Call) -> None:
+        func = call.func
+        qualified = qualify(func, self.ctx.facts.aliases)
+        if self._current_calls is not None:
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+                self._current_calls.append(("self", func.attr.value))
+            elif qualified is not None:
+                self._current_calls.append(("name", qualified))
+        kind = COMPILE_CALLS.get(qualified or "")
+        if kind is not None and call.args:
+            target = call.args[0].value
+            if isinstance(target, cst.Call):
+                target = target.func
+            name = qualify(target, self.ctx.facts.aliases)
+            if name is not None and not name.startswith("self."):
+                self.summary.compile_targets.append((kind, name))
+
+
+def module_name_for(path: str, root: str | None = None) -> tuple[str, bool]:
+    """Dotted module name from the package chain (directories with __init__.py) above `path`."""
+    import os
+
+    path = os.path.abspath(path)
+    directory, filename = os.path.split(path)
+    stem = filename[:-3] if filename.endswith(".py") else filename
+    is_package = stem == "__init__"
+    parts = [] if is_package else [stem]
+    while os.path.isfile(os.path.join(directory, "__init__.py")):
+        directory, pkg = os.path.split(directory)
+        parts.append(pkg)
+        if not pkg:
+            break
+    return ".".join(reversed(parts)) or stem, is_package
+
+
+def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str | None = None,
+                   is_package: bool = False) -> FileResult:
+    """Parse and analyze one file's bytes. Never raises for bad user input."""
+    if module_name is None:
+        module_name, is_package = module_name_for(path)
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError as err:
+        return _syntax_error(path, err.raw_line, err.raw_column, str(err).splitlines()[0] if str(err) else "syntax error")
+    except (RecursionError, MemoryError) as err:
+        return _syntax_error(path, 1, 0, f"file is too deeply nested or too large to parse ({type(err).__name__})")
+    except Exception as err:  # LibCST raises a few other errors on odd bytes (e.g. encodings)
+        return _syntax_error(path, 1, 0, f"cannot parse: {type(err).__name__}: {err}")
+    analyzer = FileAnalyzer(path, module_name, is_package, rules)
+    old_limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(max(old_limit, 20000))
+        analyzer.run(module)
+    except RecursionError:
+        return _syntax_error(path, 1, 0, "file is too deeply nested to analyze")
+    finally:
+        sys.setrecursionlimit(old_limit)
+    return FileResult(path=path, summary=analyzer.summary, findings=_to_findings(path, module, source, analyzer))
+
+
+def _syntax_error(path: str, line: int, col: int, message: str) -> FileResult:
+    finding = Finding(code=SYNTAX_ERROR, message=f"SyntaxError: {message}", path=path, line=max(line, 1),
+                      col=max(col, 0), end_line=max(line, 1), end_col=max(col, 0), severity="error")
+    return FileResult(path=path, summary=None, findings=[(finding, "", True)])
+
+
+def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAnalyzer) -> list[tuple[Finding, str, bool]]:
+    candidates = analyzer.candidates
+    if not candidates:
+        return []
+    nodes = [c.node for c in candidates] + [c.fix[0] for c in candidates if c.fix]
+    positions = positions_of(module, nodes)
+    text = source.decode(module.encoding, errors="replace")
+    lines = text.splitlines()
+    suppressions = Suppressions.from_lines(lines)
+    anywhere = {r.code for r in analyzer.rules if r.applies_to == "anywhere"}
+    out = []
+    for c in candidates:
+        line, col, end_line, end_col = positions.get(id(c.node), (1, 0, 1, 0))
+        if suppressions.suppressed(c.rule, line, end_line):
+            continue
+        fix = None
+        if c.fix is not None:
+            old, new, description, safe = c.fix
+            fl, fc, fel, fec = positions[id(old)]
+            fix = Fix(description, fl, fc, fel, fec, module.code_for_node(new), safe)
+        source_line = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+        finding = Finding(code=c.rule, message=c.message, path=path, line=line, col=col, end_line=end_line,
+                          end_col=end_col, severity=c.severity, targets=c.targets, gb_id=c.gb_id,
+                          context=c.context, source_line=source_line, fix=fix)
+        out.append((finding, c.scope_key, c.rule in anywhere))
+    return out

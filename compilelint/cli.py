@@ -1,0 +1,156 @@
+"""Command line: `compilelint [check] PATHS...`, `compilelint rule CODE`, `compilelint rules`,
+`compilelint probe TARGET...`. Exit codes as ruff: 0 no findings, 1 findings, 2 usage or internal error.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from compilelint import __version__
+from compilelint.atomic import write_atomic
+from compilelint.config import ConfigError, load_config
+from compilelint.findings import TARGETS
+from compilelint.report import FORMATS
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class _DefaultGroup(click.Group):
+    """`compilelint src/` means `compilelint check src/`."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
+            args = ["check", *args]
+        elif not args:
+            args = ["check"]
+        return super().parse_args(ctx, args)
+
+
+def _split(values: tuple[str, ...]) -> list[str]:
+    return [v.strip() for value in values for v in value.split(",") if v.strip()]
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output:
+        write_atomic(output, text)
+    else:
+        click.echo(text, nl=False)
+
+
+@click.group(cls=_DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="compilelint")
+def main() -> None:
+    """Find PyTorch code that will not compile (TorchScript, trace, torch.compile, export), and why."""
+
+
+@main.command("check")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--select", multiple=True, help="Rule codes or prefixes to enable (comma-separated). Default: ALL.")
+@click.option("--extend-select", multiple=True, help="Codes or prefixes to enable on top of the selection.")
+@click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
+@click.option("--target", "targets", multiple=True, type=click.Choice(TARGETS),
+              help="Compile paths you use; rules for other paths are off (repeatable).")
+@click.option("--output-format", type=click.Choice(sorted(FORMATS)), default="text", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
+@click.option("-j", "--jobs", type=int, default=0, help="Worker processes (default: all cores).")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="pyproject.toml to read.")
+@click.option("--exclude", multiple=True, help="Extra exclude patterns.")
+@click.option("--force-exclude", is_flag=True, help="Apply excludes to files named on the command line too.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing them.")
+@click.option("--show-source", is_flag=True, help="Show the source line of each finding.")
+@click.option("--file-timeout", type=float, default=60.0, show_default=True,
+              help="Seconds allowed per file before it is reported as E002 and skipped (0: no limit).")
+@click.option("--sarif-category", default="compilelint/static", show_default=True,
+              help="SARIF automationDetails id, so several uploads do not replace each other.")
+def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...], ignore: tuple[str, ...],
+          targets: tuple[str, ...], output_format: str, output: str | None, jobs: int, config_path: str | None,
+          exclude: tuple[str, ...], force_exclude: bool, exit_zero: bool, statistics: bool, show_source: bool,
+          file_timeout: float, sarif_category: str) -> None:
+    """Lint PATHS (files or folders; default: the current folder). Never imports or runs them."""
+    from compilelint.engine import lint
+
+    paths_list = list(paths) or ["."]
+    try:
+        config = load_config(paths_list[0], config_path)
+    except ConfigError as err:
+        raise click.UsageError(str(err)) from err
+    if select:
+        config.select = _split(select)
+    config.extend_select += _split(extend_select)
+    config.ignore += _split(ignore)
+    config.exclude += list(exclude)
+    if targets:
+        config.targets = list(targets)
+    result = lint(paths_list, config, jobs=jobs, file_timeout=file_timeout, force_exclude=force_exclude)
+    for missing in result.missing:
+        click.echo(f"compilelint: {missing}: no such file or directory", err=True)
+    render = FORMATS[output_format]
+    text = render(result.findings, files=len(result.files), root=config.root if config.source else ".",
+                  rule_codes=result.rule_codes, show_source=show_source, statistics=statistics,
+                  category=sarif_category)
+    _emit(text, output)
+    if result.missing:
+        sys.exit(EXIT_ERROR)
+    sys.exit(EXIT_FINDINGS if result.findings and not exit_zero else EXIT_CLEAN)
+
+
+@main.command("rule")
+@click.argument("code")
+def rule_command(code: str) -> None:
+    """Explain one rule: what it does, why, an example and what to use instead."""
+    from compilelint.docs import render_rule_doc
+    from compilelint.rules.registry import all_rules
+
+    rules = all_rules()
+    rule = rules.get(code.upper())
+    if rule is None:
+        raise click.UsageError(f"unknown rule {code!r}; `compilelint rules` lists them")
+    click.echo(render_rule_doc(rule))
+
+
+@main.command("rules")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
+def rules_command(output_format: str) -> None:
+    """List every rule: code, family, targets, severity, fix availability."""
+    import json as _json
+
+    from compilelint.rules.registry import all_rules
+
+    rows = [(r.code, r.name, r.family, ",".join(r.targets), r.severity, "yes" if r.has_fix else "", r.gb_id or "")
+            for r in all_rules().values()]
+    if output_format == "json":
+        keys = ("code", "name", "family", "targets", "severity", "fix", "gb_id")
+        click.echo(_json.dumps([dict(zip(keys, row)) for row in rows], indent=2))
+        return
+    header = ("CODE", "NAME", "FAMILY", "TARGETS", "SEVERITY", "FIX", "GB")
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    for row in (header, *rows):
+        click.echo("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip())
+
+
+def run() -> None:
+    """Console-script entry: usage errors exit 2 with a message; no traceback for user input."""
+    try:
+        main(standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(EXIT_ERROR)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(EXIT_ERROR)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except SystemExit:
+        raise
+    except Exception as exc:  # an internal error: say so plainly, exit 2
+        if os.environ.get("COMPILELINT_DEBUG"):
+            raise
+        click.echo(f"compilelint: internal error: {type(exc).__name__}: {exc} "
+                   "(set COMPILELINT_DEBUG=1 for a traceback)", err=True)
+        sys.exit(EXIT_ERROR)

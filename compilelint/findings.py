@@ -1,0 +1,63 @@
+"""The finding: what every rule produces and every reporter consumes."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+
+# The compile paths a finding can affect. `recompile` is Dynamo paying compilation again.
+TARGETS = ("torchscript", "trace", "dynamo", "export", "recompile")
+SEVERITIES = ("error", "warning", "note")
+
+# Probe states (the runtime probe fills these in; static mode leaves "unverified").
+UNVERIFIED = "unverified"
+CONFIRMED = "confirmed"
+NOT_REPRODUCED = "not-reproduced"
+NOT_EXERCISED = "not-exercised"
+RUNTIME_ONLY = "runtime-only"
+
+
+@dataclass
+class Fix:
+    """A replacement of the source span [start, end) (1-based lines, 0-based columns) by `text`."""
+
+    description: str
+    start_line: int
+    start_col: int
+    end_line: int
+    end_col: int
+    text: str
+    safe: bool = True
+
+
+@dataclass
+class Finding:
+    code: str
+    message: str
+    path: str
+    line: int
+    col: int  # 0-based, as LibCST gives it; reporters print col + 1
+    end_line: int
+    end_col: int
+    severity: str = "warning"
+    targets: tuple[str, ...] = ()
+    gb_id: str | None = None
+    context: str = ""  # the enclosing function, e.g. "Head.forward"
+    source_line: str = ""  # the stripped text of `line`, used for line-move-proof fingerprints
+    fix: Fix | None = None
+    probe_state: str = UNVERIFIED
+    evidence: list[str] = field(default_factory=list)
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.col, self.code, self.message)
+
+    def fingerprint(self) -> str:
+        """Stable across unrelated edits: no line numbers, only what the finding is about."""
+        text = "\0".join((self.code, self.path, self.context, self.source_line))
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["targets"] = list(self.targets)
+        d["fingerprint"] = self.fingerprint()
+        return d

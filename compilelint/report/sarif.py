@@ -1,0 +1,149 @@
+"""SARIF 2.1.0 built with sarif-om, serialized the way Bandit does (sarif-om has no serializer):
+walk the attrs objects, drop attributes left at their defaults and None, and rename each to its
+schema property name. What GitHub code scanning needs is here: tool.driver.rules with markdown
+help, relative artifact URIs under %SRCROOT%, regions, partialFingerprints that survive line moves,
+an automationDetails id so static and probe uploads do not replace each other, and a result cap
+below GitHub's 25,000 results per run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import PurePosixPath
+
+import attr
+import sarif_om as om
+
+from compilelint import __version__
+from compilelint.findings import Finding
+from compilelint.rules.base import RuleMeta
+from compilelint.rules.registry import FILE_TIMEOUT, READ_ERROR, SYNTAX_ERROR, all_rules
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/compilelint/compilelint"
+MAX_RESULTS = 20000  # GitHub rejects runs over 25,000 results
+_LEVEL = {"error": "error", "warning": "warning", "note": "note"}
+_SECURITY_SEVERITY = {"error": "7.0", "warning": "4.0", "note": "1.0"}
+_ENGINE_RULES = {
+    SYNTAX_ERROR: ("syntax-error", "The file does not parse; nothing in it was checked."),
+    FILE_TIMEOUT: ("file-timeout", "Analysis of the file exceeded the per-file time limit."),
+    READ_ERROR: ("read-error", "The file could not be read."),
+}
+
+
+def _to_json(obj):  # noqa: ANN001, ANN202
+    if attr.has(type(obj)):
+        out = {}
+        for a in attr.fields(type(obj)):
+            value = getattr(obj, a.name)
+            default = a.default.factory() if isinstance(a.default, attr.Factory) else a.default
+            if value is None or (value == default and a.name not in ("version", "level")):
+                continue
+            out[a.metadata.get("schema_property_name", a.name)] = _to_json(value)
+        return out
+    if isinstance(obj, dict):
+        return {k: _to_json(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_to_json(v) for v in obj]
+    return obj
+
+
+def _rule_descriptor(meta: RuleMeta) -> om.ReportingDescriptor:
+    doc = meta.doc
+    if doc is not None:
+        markdown = (f"## {meta.code} {meta.name}\n\n**What it does**: {doc.what}\n\n**Why is this bad?** {doc.why}\n\n"
+                    f"**Example**\n\n```python\n{doc.example.strip()}\n```\n\n**Use instead**\n\n"
+                    f"```python\n{doc.use_instead.strip()}\n```\n")
+        text = f"{doc.what} {doc.why}"
+    else:
+        markdown = text = meta.message
+    tags = [meta.family, *meta.targets]
+    props = {"tags": tags, "precision": meta.precision, "problem.severity": meta.severity,
+             "targets": list(meta.targets), "verifiedOnTorch": meta.verified_on}
+    if meta.gb_id:
+        props["gbId"] = meta.gb_id
+    if meta.version_note:
+        props["torchVersionNote"] = meta.version_note
+    return om.ReportingDescriptor(
+        id=meta.code, name=meta.name,
+        short_description=om.MultiformatMessageString(text=meta.message[:1000] or meta.name),
+        full_description=om.MultiformatMessageString(text=text[:4000]),
+        help=om.MultiformatMessageString(text=text, markdown=markdown),
+        help_uri=f"{INFORMATION_URI}/blob/main/docs/rules/{meta.code}.md",
+        default_configuration=om.ReportingConfiguration(level=_LEVEL.get(meta.severity, "warning")),
+        properties=props,
+    )
+
+
+def _engine_descriptor(code: str) -> om.ReportingDescriptor:
+    name, text = _ENGINE_RULES[code]
+    return om.ReportingDescriptor(id=code, name=name, short_description=om.MultiformatMessageString(text=text),
+                                  full_description=om.MultiformatMessageString(text=text),
+                                  help=om.MultiformatMessageString(text=text, markdown=text),
+                                  default_configuration=om.ReportingConfiguration(level="error"),
+                                  properties={"tags": ["engine"], "precision": "very-high", "problem.severity": "error"})
+
+
+def _relative_uri(path: str, root: str) -> str:
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    return str(PurePosixPath(*rel.split(os.sep)))
+
+
+def render_sarif(findings: list[Finding], *, root: str = ".", rule_codes: list[str] | None = None,
+                 category: str = "compilelint/static", **_: object) -> str:
+    rules = all_rules()
+    codes = sorted(set(rule_codes or []) | {f.code for f in findings})
+    descriptors, index_of = [], {}
+    for code in codes:
+        if code in rules:
+            descriptors.append(_rule_descriptor(RuleMeta.of(rules[code])))
+        elif code in _ENGINE_RULES:
+            descriptors.append(_engine_descriptor(code))
+        else:
+            descriptors.append(om.ReportingDescriptor(id=code, short_description=om.MultiformatMessageString(text=code)))
+        index_of[code] = len(descriptors) - 1
+
+    shown = findings[:MAX_RESULTS]
+    results = []
+    for f in shown:
+        region = om.Region(start_line=f.line, start_column=f.col + 1, end_line=max(f.end_line, f.line),
+                           end_column=(f.end_col + 1) if (f.end_line, f.end_col) > (f.line, f.col) else f.col + 2)
+        props = {"targets": list(f.targets), "probeState": f.probe_state, "context": f.context}
+        if f.gb_id:
+            props["gbId"] = f.gb_id
+        if f.evidence:
+            props["evidence"] = list(f.evidence)
+        result = om.Result(
+            rule_id=f.code, rule_index=index_of[f.code], level=_LEVEL.get(f.severity, "warning"),
+            message=om.Message(text=f.message),
+            locations=[om.Location(physical_location=om.PhysicalLocation(
+                artifact_location=om.ArtifactLocation(uri=_relative_uri(f.path, root), uri_base_id="%SRCROOT%"),
+                region=region))],
+            partial_fingerprints={"compilelint/v1": f.fingerprint()},
+            properties=props,
+        )
+        if f.fix is not None:
+            result.fixes = [om.Fix(description=om.Message(text=f.fix.description), artifact_changes=[om.ArtifactChange(
+                artifact_location=om.ArtifactLocation(uri=_relative_uri(f.path, root), uri_base_id="%SRCROOT%"),
+                replacements=[om.Replacement(deleted_region=om.Region(
+                    start_line=f.fix.start_line, start_column=f.fix.start_col + 1, end_line=f.fix.end_line,
+                    end_column=f.fix.end_col + 1), inserted_content=om.ArtifactContent(text=f.fix.text))])])]
+        results.append(result)
+
+    notifications = []
+    if len(findings) > MAX_RESULTS:
+        notifications.append(om.Notification(
+            level="warning", message=om.Message(
+                text=f"{len(findings)} results; only the first {MAX_RESULTS} are included (GitHub accepts at most "
+                     f"25,000 per run). Run with --select to narrow the report.")))
+    run = om.Run(
+        tool=om.Tool(driver=om.ToolComponent(name="compilelint", version=__version__, semantic_version=__version__,
+                                             information_uri=INFORMATION_URI, rules=descriptors)),
+        automation_details=om.RunAutomationDetails(id=f"{category}/"),
+        results=results,
+        invocations=[om.Invocation(execution_successful=True, tool_execution_notifications=notifications or None)],
+        column_kind="unicodeCodePoints",
+    )
+    log = om.SarifLog(version="2.1.0", schema_uri=SCHEMA_URI, runs=[run])
+    return json.dumps(_to_json(log), indent=2, sort_keys=False) + "\n"

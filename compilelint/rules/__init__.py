@@ -1,0 +1,1 @@
+"""Rules: base framework, registry, and one file per rule grouped by family."""

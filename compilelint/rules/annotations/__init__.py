@@ -1,0 +1,1 @@
+"""annotations rules: one rule per file."""

@@ -1,0 +1,102 @@
+"""The rule framework: a rule is one small class in one file, with its docs and examples beside it.
+
+A rule declares which node types it looks at by defining `visit_<NodeType>(self, node, ctx)`
+methods (LibCST node class names: `visit_Call`, `visit_If`, ...). The analyzer walks each compiled
+function once and calls every rule interested in each node; rules read shared facts from `ctx`
+(`ctx.facts` for tensor kinds, `ctx.class_facts`, `ctx.qualify`, `ctx.ancestors`, `ctx.loop_depth`)
+and never re-derive them. `ctx.report(node)` records a finding at that node.
+
+Examples are the rule's proof: every bad example must be flagged (on the lines marked `# <-`) and
+must fail under real torch for the rule's targets; every good example must be clean and pass.
+See tests/test_rule_examples.py for the harness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from compilelint.analyzer import RuleContext
+
+MARKER = "# <-"
+
+
+@dataclass(frozen=True)
+class Example:
+    """A snippet that defines `entry` (an nn.Module class built with no arguments, or a function).
+
+    `inputs` is a Python expression, evaluated after the snippet with `torch` in scope, giving a
+    list of argument tuples: the first is the example input, the rest are the "other inputs" that
+    show a frozen trace or a recompile. `check` overrides how the harness proves the claim for this
+    example (for instance "script-call" for failures TorchScript only raises when called).
+    """
+
+    code: str
+    inputs: str = "[(torch.randn(2, 3),), (torch.randn(4, 3),)]"
+    entry: str = "M"
+    check: str = ""
+    note: str = ""
+
+    def marked_lines(self) -> list[int]:
+        return [i for i, line in enumerate(self.code.splitlines(), 1) if line.rstrip().endswith(MARKER)]
+
+
+@dataclass(frozen=True)
+class RuleDoc:
+    what: str
+    why: str
+    example: str
+    use_instead: str
+
+
+class Rule:
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""  # kebab-case, e.g. "tensor-item-graph-break"
+    family: ClassVar[str] = ""  # "torchscript", "annotations", "trace", "graph-break", "recompile"
+    targets: ClassVar[tuple[str, ...]] = ()
+    severity: ClassVar[str] = "warning"
+    message: ClassVar[str] = ""
+    # Dynamo's id for the graph break this rule predicts (GB rules), from graph_break_registry.json.
+    gb_id: ClassVar[str | None] = None
+    # "compiled": only code that a compile path reaches; "anywhere": every line of the file.
+    applies_to: ClassVar[str] = "compiled"
+    # The torch versions the claim was verified on, and where it is known to differ.
+    verified_on: ClassVar[str] = "2.13"
+    version_note: ClassVar[str] = ""
+    # "high" / "medium" / "low", as SARIF's properties.precision.
+    precision: ClassVar[str] = "high"
+    has_fix: ClassVar[bool] = False
+    doc: ClassVar[RuleDoc | None] = None
+    bad: ClassVar[tuple[Example, ...]] = ()
+    good: ClassVar[tuple[Example, ...]] = ()
+
+    def begin_function(self, ctx: "RuleContext") -> None:
+        """Called before the walk of each compiled function; reset per-function state here."""
+
+    def end_function(self, ctx: "RuleContext") -> None:
+        """Called after the walk of each function."""
+
+
+@dataclass
+class RuleMeta:
+    """Plain data about a rule, for reporters and docs (no class objects cross process boundaries)."""
+
+    code: str
+    name: str
+    family: str
+    targets: tuple[str, ...]
+    severity: str
+    message: str
+    gb_id: str | None
+    precision: str
+    has_fix: bool
+    verified_on: str
+    version_note: str
+    doc: RuleDoc | None = None
+    extra: dict = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, rule: type[Rule]) -> "RuleMeta":
+        return cls(rule.code, rule.name, rule.family, tuple(rule.targets), rule.severity, rule.message,
+                   rule.gb_id, rule.precision, rule.has_fix, rule.verified_on, rule.version_note, rule.doc)

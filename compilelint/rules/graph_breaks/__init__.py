@@ -1,0 +1,1 @@
+"""graph_breaks rules: one rule per file."""

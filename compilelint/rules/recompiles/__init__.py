@@ -1,0 +1,1 @@
+"""recompiles rules: one rule per file."""

@@ -1,0 +1,46 @@
+"""Finds every rule: each module under compilelint/rules/<family>/ defines one Rule subclass."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import lru_cache
+
+import compilelint.rules as rules_pkg
+from compilelint.rules.base import Rule
+
+# Rules the engine itself emits (not visitors): a file that does not parse, a file that timed out.
+SYNTAX_ERROR = "E001"
+FILE_TIMEOUT = "E002"
+READ_ERROR = "E003"
+
+
+@lru_cache(maxsize=1)
+def all_rules() -> dict[str, type[Rule]]:
+    found: dict[str, type[Rule]] = {}
+    for info in pkgutil.walk_packages(rules_pkg.__path__, prefix="compilelint.rules."):
+        if info.name.rsplit(".", 1)[-1] in ("base", "registry"):
+            continue
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, Rule) and value is not Rule and value.code:
+                if value.__module__ != module.__name__:
+                    continue
+                if value.code in found and found[value.code] is not value:
+                    raise RuntimeError(f"duplicate rule code {value.code}: {found[value.code]} and {value}")
+                found[value.code] = value
+    return dict(sorted(found.items()))
+
+
+def select_codes(codes: list[str], selectors: list[str]) -> set[str]:
+    """Codes matched by selectors, ruff-style: "ALL", a full code, or a prefix ("TS", "GB4")."""
+    chosen: set[str] = set()
+    for sel in selectors:
+        sel = sel.strip().upper()
+        if not sel:
+            continue
+        if sel == "ALL":
+            chosen.update(codes)
+        else:
+            chosen.update(c for c in codes if c.startswith(sel))
+    return chosen

@@ -1,0 +1,1 @@
+"""torchscript rules: one rule per file."""

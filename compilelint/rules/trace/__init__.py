@@ -1,0 +1,1 @@
+"""trace rules: one rule per file."""

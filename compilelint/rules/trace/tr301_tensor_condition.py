@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+
+class TensorValueBranch(Rule):
+    code = "TR301"
+    name = "trace-frozen-tensor-branch"
+    family = "trace"
+    targets = ("trace",)
+    severity = "error"
+    message = ("`{kw}` on a tensor value: torch.jit.trace records only the branch taken for the example input, "
+               "so other inputs silently get the wrong branch; use torch.where, or script/compile this part")
+    doc = RuleDoc(
+        what="Flags `if`/`while` statements whose condition reads tensor data, in code that is traced.",
+        why=("Tracing runs the function once and records tensor operations; Python control flow is resolved "
+             "for that one input and frozen. The traced model then takes the same branch for every input."),
+        example="if scores.max() > 0.5:\n    return boxes * 2\nreturn boxes",
+        use_instead="return torch.where(scores.max() > 0.5, boxes * 2, boxes)",
+    )
+    bad = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:  # <-
+            return x * 2
+        return x
+''', inputs="[(torch.ones(3),), (-torch.ones(3),)]"),
+    )
+    good = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        return torch.where(x.sum() > 0, x * 2, x)
+''', inputs="[(torch.ones(3),), (-torch.ones(3),)]"),
+    )
+
+    def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
+        if ctx.facts.is_value_dependent(node.test):
+            ctx.report(node.test, self.message.format(kw="if"))
+
+    def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
+        if ctx.facts.is_value_dependent(node.test):
+            ctx.report(node.test, self.message.format(kw="while"))

@@ -1,0 +1,85 @@
+"""Run a rule's examples through the linter and through real torch.
+
+The linter part: a bad example must be flagged by its rule on exactly the lines marked `# <-`;
+a good example must not be flagged by it. The torch part depends on the rule's family:
+  torchscript / annotations: `torch.jit.script` must reject the bad example and accept the good one
+      (check="script-call": the failure only shows when the scripted object is called on `inputs`);
+  trace: tracing the bad example must emit a TracerWarning or give outputs that differ from eager on
+      the other input sets; the good one neither;
+  graph-break: a real compile must log a graph break with the rule's GB id on a marked line (from
+      torch's graph-break log records, not explain()); the good one has no break and no skipped frame;
+  recompile: compiling with backend="eager" and calling every input set must recompile (bad) or not (good).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import os
+import sys
+from pathlib import Path
+
+from compilelint.config import Config
+from compilelint.engine import lint
+from compilelint.rules.base import Example, Rule
+
+_counter = itertools.count()
+
+
+def write_example(tmp_dir: Path, rule: type[Rule], kind: str, index: int, example: Example) -> Path:
+    path = tmp_dir / f"ex_{rule.code.lower()}_{kind}{index}_{next(_counter)}.py"
+    path.write_text(example.code)
+    return path
+
+
+def lint_example(path: Path, code: str) -> list[int]:
+    """Lines on which rule `code` fires in the file at `path`."""
+    config = Config(select=[code], root=str(path.parent))
+    result = lint([str(path)], config, jobs=1)
+    return sorted({f.line for f in result.findings if f.code == code})
+
+
+def load_entry(path: Path, example: Example):  # noqa: ANN201
+    name = path.stem
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    import torch
+
+    entry = getattr(module, example.entry)
+    obj = entry() if isinstance(entry, type) else entry
+    namespace = {"torch": torch, **vars(module)}
+    inputs = eval(example.inputs, namespace)  # noqa: S307 - the rule's own example inputs
+    return obj, inputs
+
+
+def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool, str]:
+    """(claim holds for this example as bad, explanation) — for a good example the caller expects False."""
+    from compilelint.runtime_probe import observe
+
+    obj, inputs = load_entry(path, example)
+    family = rule.family
+    check = example.check or {"torchscript": "script", "annotations": "script", "trace": "trace",
+                              "graph-break": "dynamo", "recompile": "recompile"}[family]
+    if check in ("script", "script-call"):
+        report = observe.run_script(obj, inputs if check == "script-call" else None)
+        return (not report.ok, report.error or "scripted fine")
+    if check == "trace":
+        report = observe.run_trace(obj, inputs)
+        if report.error:
+            return True, f"trace failed: {report.error}"
+        return report.frozen, f"warnings={[w[0][:80] for w in report.warnings]} diverged={report.diverged} {report.divergence}"
+    if check == "dynamo":
+        report = observe.run_dynamo(obj, inputs)
+        marked = set(example.marked_lines())
+        here = [b for b in report.breaks if os.path.samefile(b.filename, path) if os.path.exists(b.filename)]
+        hits = [b for b in here if b.lineno in marked and (rule.gb_id in b.gb_ids)]
+        detail = f"breaks={[(b.gb_ids, b.lineno) for b in report.breaks]} skipped={report.skipped_frames} error={report.error}"
+        if hits:
+            return True, detail
+        return bool(report.breaks) or report.skipped_frames > 0 or report.error is not None, "NO MATCHING BREAK: " + detail
+    if check == "recompile":
+        report = observe.run_dynamo(obj, inputs)
+        return len(report.recompiles) > 0, f"recompiles={[r.splitlines()[-1][:120] for r in report.recompiles]}"
+    raise ValueError(f"unknown check {check!r}")
