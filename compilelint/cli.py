@@ -132,6 +132,46 @@ def rules_command(output_format: str) -> None:
         click.echo("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip())
 
 
+@main.command("probe")
+@click.argument("targets", nargs=-1)
+@click.option("--device", default="cpu", show_default=True, type=click.Choice(["cpu", "cuda"]))
+@click.option("--output-format", type=click.Choice(sorted(FORMATS)), default="text", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
+@click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds allowed per target.")
+@click.option("--memory-mb", type=int, default=8192, show_default=True,
+              help="Memory bound per target (address space on CPU, resident size on CUDA; 0: none).")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="pyproject.toml to read.")
+@click.option("--target", "compile_targets", multiple=True, type=click.Choice(TARGETS),
+              help="Compile paths to probe (repeatable); default: the config's targets.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a TTY).")
+@click.option("--sarif-category", default="compilelint/probe", show_default=True,
+              help="SARIF automationDetails id, so probe and static uploads do not replace each other.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when the probe confirms findings.")
+def probe_command(targets: tuple[str, ...], device: str, output_format: str, output: str | None, timeout: float,
+                  memory_mb: int, config_path: str | None, compile_targets: tuple[str, ...], progress: bool | None,
+                  sarif_category: str, exit_zero: bool) -> None:
+    """Run TARGETs (path/to/file.py:factory or package.module:factory, or [tool.compilelint.probe] targets)
+    under real torch, each in its own child process, and mark each static finding confirmed,
+    not-reproduced or not-exercised; report what torch found that no rule predicted."""
+    from compilelint.runtime_probe.probe import exit_code, probe, progress_printer, render
+
+    try:
+        config = load_config(".", config_path)
+    except ConfigError as err:
+        raise click.UsageError(str(err)) from err
+    if compile_targets:
+        config.targets = list(compile_targets)
+    chosen = list(targets) or list(config.probe_targets)
+    base = "." if targets or not config.source else config.root
+    if not chosen:
+        raise click.UsageError("no targets: name path/to/file.py:factory, or list them in [tool.compilelint.probe]")
+    show = progress if progress is not None else (sys.stderr.isatty() and len(chosen) > 1)
+    result = probe(chosen, config, device=device, timeout=timeout, memory_mb=memory_mb, base=base,
+                   progress=progress_printer() if show else None)
+    _emit(render(result, output_format, category=sarif_category), output)
+    sys.exit(EXIT_CLEAN if exit_zero else exit_code(result))
+
+
 def run() -> None:
     """Console-script entry: usage errors exit 2 with a message; no traceback for user input."""
     try:

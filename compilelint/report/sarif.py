@@ -85,6 +85,25 @@ def _engine_descriptor(code: str) -> om.ReportingDescriptor:
                                   properties={"tags": ["engine"], "precision": "very-high", "problem.severity": "error"})
 
 
+def _runtime_rules() -> dict[str, tuple[str, str]]:
+    from compilelint.runtime_probe.codes import RUNTIME_CODES  # plain data: no torch
+
+    return RUNTIME_CODES
+
+
+def _runtime_descriptor(code: str) -> om.ReportingDescriptor:
+    from compilelint.runtime_probe.codes import SEVERITY
+
+    name, text = _runtime_rules()[code]
+    level = SEVERITY.get(code, "warning")
+    return om.ReportingDescriptor(id=code, name=name, short_description=om.MultiformatMessageString(text=text),
+                                  full_description=om.MultiformatMessageString(text=text),
+                                  help=om.MultiformatMessageString(text=text, markdown=text),
+                                  default_configuration=om.ReportingConfiguration(level=level),
+                                  properties={"tags": ["runtime-probe"], "precision": "very-high",
+                                              "problem.severity": level})
+
+
 def _relative_uri(path: str, root: str) -> str:
     rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
     return str(PurePosixPath(*rel.split(os.sep)))
@@ -100,6 +119,8 @@ def render_sarif(findings: list[Finding], *, root: str = ".", rule_codes: list[s
             descriptors.append(_rule_descriptor(RuleMeta.of(rules[code])))
         elif code in _ENGINE_RULES:
             descriptors.append(_engine_descriptor(code))
+        elif code in _runtime_rules():
+            descriptors.append(_runtime_descriptor(code))
         else:
             descriptors.append(om.ReportingDescriptor(id=code, short_description=om.MultiformatMessageString(text=code)))
         index_of[code] = len(descriptors) - 1

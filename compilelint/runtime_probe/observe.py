@@ -19,6 +19,9 @@ _BREAK_AT = re.compile(r"Graph break in user code at (?P<file>.+?):(?P<line>\d+)
 _GB_LINK = re.compile(r"gb/gb(?P<id>\d{4})\.html")
 _SKIP_AT = re.compile(r"frame skipped: (?P<fn>\S+) \((?P<file>.+?) line (?P<line>\d+)\)")
 _RECOMPILE = re.compile(r"Recompiling function (?P<fn>\S+) in (?P<file>.+?):(?P<line>\d+)")
+_GUARD_LINE = re.compile(r"^\s*- \d+/\d+: (?P<guard>.*)$")
+_STACK_LINE = re.compile(r'^\s*-\s+File "(?P<file>[^"]+)", line (?P<line>\d+)')
+_RESUME_AT = re.compile(r"torch_dynamo_resume_in_\w+?_at_(\d+)$")
 _TS_LOCATION = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 
 
@@ -36,6 +39,47 @@ class BreakEvent:
 
 
 @dataclass
+class RecompileEvent:
+    """One recompile (one record on `torch._dynamo.guards.__recompiles`)."""
+
+    function: str  # the code object recompiled, e.g. "forward" or "torch_dynamo_resume_in_forward_at_17"
+    filename: str
+    lineno: int  # first line of that code object
+    reasons: list[str]  # guard failures, newest cache entry first, e.g. "self.calls == 1"
+    locations: list[tuple[str, int]]  # user lines whose values the failing guards came from (newest first)
+    message: str
+
+    @property
+    def resumed_break_line(self) -> int | None:
+        """For a resume function after a graph break ("..._at_17"): the line of that break."""
+        m = _RESUME_AT.search(self.function)
+        return int(m.group(1)) if m else None
+
+    @property
+    def on_break_value(self) -> bool:
+        """The newest guard failure is on a value the graph break handed over (`___stack0 == 1.5`)."""
+        return bool(self.reasons) and self.reasons[0].startswith("___stack")
+
+
+def parse_recompile(message: str) -> RecompileEvent | None:
+    head = _RECOMPILE.search(message)
+    if head is None:
+        return None
+    reasons: list[str] = []
+    locations: list[tuple[str, int]] = []
+    for line in message.splitlines():
+        guard = _GUARD_LINE.match(line)
+        if guard:
+            reasons.append(guard.group("guard").split("  #")[0].strip())
+            continue
+        where = _STACK_LINE.match(line)
+        if where and (where.group("file"), int(where.group("line"))) not in locations:
+            locations.append((where.group("file"), int(where.group("line"))))
+    return RecompileEvent(function=head.group("fn"), filename=head.group("file"), lineno=int(head.group("line")),
+                          reasons=reasons, locations=locations, message=message)
+
+
+@dataclass
 class DynamoReport:
     breaks: list[BreakEvent] = field(default_factory=list)
     recompiles: list[str] = field(default_factory=list)  # one guard-failure message per recompile
@@ -47,6 +91,9 @@ class DynamoReport:
     @property
     def skipped_frames(self) -> int:
         return max(0, self.frames_total - self.frames_ok)
+
+    def recompile_events(self) -> list[RecompileEvent]:
+        return [e for e in map(parse_recompile, self.recompiles) if e is not None]
 
 
 class _Collect(logging.Handler):
@@ -184,11 +231,32 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
+def _tensor_state(obj: Any) -> list:
+    """The module's parameters and buffers with a copy of each, so a stateful forward (a buffer counter)
+    can be put back between the eager and the traced call: otherwise they see different state."""
+    import torch
+
+    if not isinstance(obj, torch.nn.Module):
+        return []
+    with torch.no_grad():
+        return [(t, t.detach().clone()) for t in list(obj.parameters()) + list(obj.buffers())]
+
+
+def _restore(state: list) -> None:
+    import torch
+
+    with torch.no_grad():
+        for tensor, saved in state:
+            tensor.copy_(saved)
+
+
 def run_trace(obj: Any, input_sets: list[tuple]) -> TraceReport:
-    """Trace on the first input set; compare traced and eager outputs on every input set."""
+    """Trace on the first input set; compare traced and eager outputs on every input set (module tensor
+    state is restored between the calls, so a buffer mutated in forward is not taken for a divergence)."""
     import torch
 
     report = TraceReport()
+    state = _tensor_state(obj)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -198,10 +266,13 @@ def run_trace(obj: Any, input_sets: list[tuple]) -> TraceReport:
             return report
     report.warnings = [(str(w.message), w.filename, w.lineno) for w in caught
                        if issubclass(w.category, torch.jit.TracerWarning)]
+    _restore(state)
     for i, args in enumerate(input_sets):
         try:
             with torch.no_grad():
+                state = _tensor_state(obj)
                 expected = obj(*args)
+                _restore(state)
                 got = traced(*args)
         except Exception as err:
             report.diverged = True
@@ -212,3 +283,42 @@ def run_trace(obj: Any, input_sets: list[tuple]) -> TraceReport:
             report.divergence = f"input set {i}: traced output differs from eager"
             break
     return report
+
+
+@dataclass
+class ExportReport:
+    ok: bool
+    error: str = ""
+    filename: str | None = None
+    lineno: int | None = None
+
+
+def _user_location(err: BaseException, text: str, is_user_file: Callable[[str], bool]) -> tuple[str | None, int | None]:
+    """Where in user code an export/script error points: a `File "...", line N` in torch's message
+    (export puts the user stack there), else the innermost user frame of the traceback."""
+    for filename, line in reversed(_TS_LOCATION.findall(text)):
+        if is_user_file(filename):
+            return filename, int(line)
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(err.__traceback__) if is_user_file(f.filename)]
+    if frames:
+        return frames[-1].filename, frames[-1].lineno
+    return None, None
+
+
+def run_export(obj: Any, args: tuple, *, is_user_file: Callable[[str], bool] = lambda f: "/torch/" not in f,
+               strict: bool = False) -> ExportReport:
+    """`torch.export.export(obj, args)`; on failure, the error and the user line it points to."""
+    import torch
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            torch.export.export(obj, tuple(args), strict=strict)
+        except Exception as err:
+            text = str(err)
+            filename, lineno = _user_location(err, text, is_user_file)
+            first = next((ln for ln in text.splitlines() if ln.strip()), "")
+            return ExportReport(ok=False, error=f"{type(err).__name__}: {first}"[:500], filename=filename, lineno=lineno)
+    return ExportReport(ok=True)

@@ -1,0 +1,246 @@
+"""The probe's child process: `python -m compilelint.runtime_probe.child --spec JSON --result FILE`.
+
+Imports the target, builds the model with its factory, runs it eagerly on every input set while
+recording which lines run (`sys.settrace`), then runs the enabled checks (Dynamo graph breaks and
+recompiles, torch.jit.script, torch.jit.trace with a check on the other input sets, torch.export) and
+writes what torch said as JSON. The result file is rewritten after every stage, so a crash or a kill
+part-way leaves the stages before it. Exit status 0 whenever a result was written, even when the
+user's code failed: that failure is the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import os
+import sys
+import sysconfig
+import time
+import traceback
+
+_STATE: dict = {}
+_RESULT_PATH = ""
+
+
+def _write() -> None:
+    tmp = _RESULT_PATH + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(_STATE, fh)
+    os.replace(tmp, _RESULT_PATH)
+
+
+def _library_dirs() -> tuple[str, ...]:
+    dirs = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the compilelint package
+    dirs.add(here)
+    return tuple(os.path.join(os.path.realpath(d), "") for d in dirs if d)
+
+
+_LIB = _library_dirs()
+_IS_USER: dict[str, bool] = {}
+
+
+def is_user_file(filename: str) -> bool:
+    known = _IS_USER.get(filename)
+    if known is None:
+        if filename.startswith("<") or not filename.endswith(".py"):
+            known = False
+        else:
+            real = os.path.realpath(filename)
+            known = not real.startswith(_LIB) and os.path.exists(real)
+        _IS_USER[filename] = known
+    return known
+
+
+class Coverage:
+    """Lines of user files that run, via sys.settrace (library frames are not traced line by line)."""
+
+    def __init__(self) -> None:
+        self.lines: dict[str, set[int]] = {}
+
+    def _global(self, frame, event, arg):  # noqa: ANN001, ANN202
+        filename = frame.f_code.co_filename
+        if not is_user_file(filename):
+            return None
+        lines = self.lines.setdefault(filename, set())
+        lines.add(frame.f_lineno)
+
+        def local(frame, event, arg):  # noqa: ANN001, ANN202
+            if event == "line":
+                lines.add(frame.f_lineno)
+            return local
+        return local
+
+    def __enter__(self) -> "Coverage":
+        sys.settrace(self._global)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        sys.settrace(None)
+
+    def as_json(self) -> dict[str, list[int]]:
+        return {f: sorted(v) for f, v in self.lines.items()}
+
+
+def _package_root(path: str) -> tuple[str, str]:
+    """(directory to put on sys.path, dotted module name) for a .py file, following __init__.py upward."""
+    directory, filename = os.path.split(os.path.abspath(path))
+    parts = [filename[:-3]]
+    while os.path.isfile(os.path.join(directory, "__init__.py")):
+        directory, pkg = os.path.split(directory)
+        parts.append(pkg)
+    return directory, ".".join(reversed(parts))
+
+
+def _import_target(spec: dict):  # noqa: ANN202
+    if spec.get("file"):
+        root, dotted = _package_root(spec["file"])
+        sys.path.insert(0, root)
+        module = importlib.import_module(dotted)
+        if os.path.realpath(getattr(module, "__file__", "") or "") != os.path.realpath(spec["file"]):
+            # a same-named module elsewhere won the import: load the file itself
+            loader_spec = importlib.util.spec_from_file_location("_compilelint_target", spec["file"])
+            module = importlib.util.module_from_spec(loader_spec)
+            sys.modules["_compilelint_target"] = module
+            loader_spec.loader.exec_module(module)
+        return module
+    sys.path.insert(0, os.getcwd())
+    return importlib.import_module(spec["module"])
+
+
+def _error(err: BaseException) -> dict:
+    tb = traceback.extract_tb(err.__traceback__)
+    user = [f for f in tb if is_user_file(f.filename)]
+    where = user[-1] if user else None
+    text = str(err)
+    return {"type": type(err).__name__, "message": (text.splitlines()[0] if text else "")[:500],
+            "file": where.filename if where else None, "line": where.lineno if where else None,
+            "traceback": "".join(traceback.format_exception(type(err), err, err.__traceback__))[-4000:]}
+
+
+def _to_device(value, device):  # noqa: ANN001, ANN202
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return value.to(device)
+    if isinstance(value, (list, tuple)):
+        moved = [_to_device(v, device) for v in value]
+        return type(value)(moved) if not hasattr(value, "_fields") else type(value)(*moved)
+    if isinstance(value, dict):
+        return {k: _to_device(v, device) for k, v in value.items()}
+    return value
+
+
+def _stage(name: str) -> float:
+    _STATE["stage"] = name
+    _write()
+    return time.perf_counter()
+
+
+def _done(name: str, started: float, result: dict) -> None:
+    _STATE["checks"][name] = result
+    _STATE["timings"][name] = round(time.perf_counter() - started, 4)
+    _write()
+
+
+def main(argv: list[str] | None = None) -> int:
+    global _RESULT_PATH
+    parser = argparse.ArgumentParser(prog="compilelint.runtime_probe.child")
+    parser.add_argument("--spec", required=True, help="JSON: file|module, factory, device, checks")
+    parser.add_argument("--result", required=True)
+    ns = parser.parse_args(argv)
+    spec = json.loads(ns.spec)
+    _RESULT_PATH = ns.result
+    _STATE.update({"status": "running", "stage": "start", "target_file": spec.get("file"), "checks": {},
+                   "timings": {}, "coverage": {}, "input_sets": 0, "device": spec.get("device", "cpu")})
+    _write()
+
+    t = _stage("import torch")
+    import torch
+
+    from compilelint.runtime_probe import observe
+    from compilelint.runtime_probe.spec import normalize
+
+    _STATE["torch"] = torch.__version__
+    _STATE["timings"]["import torch"] = round(time.perf_counter() - t, 4)
+    device = spec.get("device", "cpu")
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        _STATE.update(status="error", error={"type": "RuntimeError", "message": "--device cuda: no CUDA device here",
+                                             "file": None, "line": None, "traceback": ""})
+        _write()
+        return 0
+
+    coverage = Coverage()
+    t = _stage("factory")
+    try:
+        with coverage:
+            module = _import_target(spec)
+            _STATE["target_file"] = os.path.abspath(module.__file__) if getattr(module, "__file__", None) else None
+            factory = getattr(module, spec["factory"], None)
+            if factory is None:
+                raise AttributeError(f"{module.__name__} has no attribute {spec['factory']!r}")
+            built = normalize(factory())
+    except BaseException as err:  # noqa: BLE001 - user code: any failure is the result
+        _STATE.update(status="error", error=_error(err), coverage=coverage.as_json())
+        _STATE["error"]["stage"] = "factory"
+        _write()
+        return 0
+    _STATE["timings"]["factory"] = round(time.perf_counter() - t, 4)
+    model = built.model
+    sets = [_to_device(s, device) for s in built.input_sets]
+    if device != "cpu" and isinstance(model, torch.nn.Module):
+        model = model.to(device)
+    _STATE["input_sets"] = len(sets)
+    enabled = [c for c in spec.get("checks", []) if c in built.checks]
+    _STATE["enabled"] = enabled
+
+    t = _stage("eager")
+    try:
+        with coverage, torch.no_grad():
+            for i, args in enumerate(sets):
+                _STATE["stage"] = f"eager (input set {i})"
+                model(*args)
+    except BaseException as err:  # noqa: BLE001
+        _STATE.update(status="error", error=_error(err), coverage=coverage.as_json())
+        _STATE["error"]["stage"] = _STATE["stage"]
+        _write()
+        return 0
+    _STATE["timings"]["eager"] = round(time.perf_counter() - t, 4)
+    _STATE["coverage"] = coverage.as_json()
+    _write()
+
+    if "dynamo" in enabled or "recompile" in enabled:
+        t = _stage("dynamo")
+        report = observe.run_dynamo(model, sets, backend=spec.get("backend", "eager"))
+        _done("dynamo", t, {
+            "graph_count": report.graph_count, "frames_total": report.frames_total, "frames_ok": report.frames_ok,
+            "skipped_frames": report.skipped_frames, "error": report.error,
+            "breaks": [{"gb_ids": b.gb_ids, "file": b.filename, "line": b.lineno, "frame_skipped": b.frame_skipped,
+                        "message": b.message[:2000]} for b in report.breaks],
+            "recompiles": [{"function": e.function, "file": e.filename, "line": e.lineno, "reasons": e.reasons[:4],
+                            "locations": e.locations[:8], "resumed_break_line": e.resumed_break_line,
+                            "on_break_value": e.on_break_value} for e in report.recompile_events()],
+        })
+    if "torchscript" in enabled:
+        t = _stage("torchscript")
+        s = observe.run_script(model, sets)
+        _done("torchscript", t, {"ok": s.ok, "error": s.error[:500], "file": s.filename, "line": s.lineno})
+    if "trace" in enabled:
+        t = _stage("trace")
+        tr = observe.run_trace(model, sets)
+        _done("trace", t, {"error": tr.error, "diverged": tr.diverged, "divergence": tr.divergence[:500],
+                           "warnings": [{"message": m[:300], "file": f, "line": n} for m, f, n in tr.warnings]})
+    if "export" in enabled:
+        t = _stage("export")
+        ex = observe.run_export(model, sets[0], is_user_file=is_user_file)
+        _done("export", t, {"ok": ex.ok, "error": ex.error, "file": ex.filename, "line": ex.lineno})
+    _STATE["status"] = "ok"
+    _STATE["stage"] = "done"
+    _write()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,335 @@
+"""Match static findings to runtime events: confirmed / not-reproduced / not-exercised, and turn the
+events no finding predicted into runtime-only findings (codes in codes.py).
+
+Works on the children's JSON only (the parent never imports user code or torch).
+
+A static finding is `confirmed` by a target when an event of one of its compile paths sits on its lines:
+  dynamo       a graph-break record at the line (with the rule's GB id when the rule has one);
+  recompile    a recompile whose failing guard came from the line (torch's "User stack trace"), or whose
+               guarded expression (`self.calls`) appears on the line;
+  torchscript  torch.jit.script's error location is the line;
+  trace        a TracerWarning at the line, or the trace diverged from eager with no TracerWarning anywhere
+               (a frozen loop or global warns nowhere: the finding on an executed line is the only lead);
+  export       torch.export's error location is the line.
+Otherwise `not-reproduced` when a line of the finding ran in the eager run, and `not-exercised` when none
+did. TorchScript and export stop at the first error: a finding of only those paths, on an executed line,
+after a failure elsewhere stays `unverified` (masked). Over several targets the strongest state wins.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass, field
+
+from compilelint.findings import (CONFIRMED, NOT_EXERCISED, NOT_REPRODUCED, RUNTIME_ONLY, UNVERIFIED, Finding)
+from compilelint.runtime_probe.codes import SEVERITY
+
+_RANK = {CONFIRMED: 4, NOT_REPRODUCED: 3, NOT_EXERCISED: 2, UNVERIFIED: 1}
+
+
+def _real(path: str) -> str:
+    return os.path.realpath(path)
+
+
+@dataclass
+class TargetRun:
+    """One target's outcome as the parent sees it."""
+
+    target: str
+    status: str  # ok | error | crashed | timeout | oom | invalid
+    reason: str
+    payload: dict
+    wall_s: float = 0.0
+    target_file: str | None = None
+    factory: str = ""
+
+    @property
+    def checks(self) -> dict:
+        return self.payload.get("checks", {}) if self.payload else {}
+
+    def coverage(self) -> dict[str, set[int]]:
+        cov = (self.payload or {}).get("coverage", {})
+        return {_real(f): set(lines) for f, lines in cov.items()}
+
+    def event_files(self) -> set[str]:
+        files: set[str] = set()
+        c = self.checks
+        for b in c.get("dynamo", {}).get("breaks", []):
+            files.add(b["file"])
+        for r in c.get("dynamo", {}).get("recompiles", []):
+            files.update(f for f, _ in r["locations"])
+        for w in c.get("trace", {}).get("warnings", []):
+            files.add(w["file"])
+        for key in ("torchscript", "export"):
+            if c.get(key, {}).get("file"):
+                files.add(c[key]["file"])
+        err = (self.payload or {}).get("error") or {}
+        if err.get("file"):
+            files.add(err["file"])
+        if self.target_file:
+            files.add(self.target_file)
+        return {f for f in files if f and os.path.isfile(f)}
+
+
+def _span(f: Finding) -> range:
+    return range(f.line, max(f.end_line, f.line) + 1)
+
+
+def _at(f: Finding, file: str | None, line: int | None) -> bool:
+    return bool(file) and line is not None and _real(file) == _real(f.path) and line in _span(f)
+
+
+def _guard_subject(reason: str) -> str:
+    """`self.calls == 1` -> `self.calls`; `L['self'].calls` is written back as `self.calls`."""
+    subject = reason.split(" ")[0]
+    subject = subject.replace("L['self']", "self")
+    return subject if subject and not subject.startswith("___") else ""
+
+
+def _rel(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+@dataclass
+class Verdict:
+    state: str
+    evidence: list[str] = field(default_factory=list)
+
+
+def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | None:
+    """This target's verdict on one static finding, or None when the target says nothing about it."""
+    checks = run.checks
+    kinds = [k for k in f.targets if k in checks or (k == "recompile" and "dynamo" in checks)]
+    if not kinds:
+        return None
+    tag = f"[{run.target}]"
+    evidence: list[str] = []
+    dyn = checks.get("dynamo", {})
+    if "dynamo" in kinds:
+        for b in dyn.get("breaks", []):
+            if _at(f, b["file"], b["line"]) and (not f.gb_id or f.gb_id in b["gb_ids"]):
+                skipped = ", whole frame skipped" if b.get("frame_skipped") else ""
+                evidence.append(f"{tag} dynamo: graph break {'/'.join(b['gb_ids']) or '(no id)'} at "
+                                f"{_rel(b['file'])}:{b['line']}{skipped}")
+    if "recompile" in kinds:
+        hits = [r for r in dyn.get("recompiles", [])
+                if any(_at(f, file, line) for file, line in r["locations"])
+                or (r["reasons"] and _real(r["file"]) == _real(f.path) and _guard_subject(r["reasons"][0])
+                    and _guard_subject(r["reasons"][0]) in f.source_line)]
+        if hits:
+            evidence.append(f"{tag} recompile: {len(hits)} recompile(s) of {hits[0]['function']}, guard failed: "
+                            f"{hits[0]['reasons'][0] if hits[0]['reasons'] else '?'}")
+    script = checks.get("torchscript")
+    if "torchscript" in kinds and script and not script["ok"] and _at(f, script.get("file"), script.get("line")):
+        evidence.append(f"{tag} torchscript: {script['error']}")
+    trace = checks.get("trace")
+    if "trace" in kinds and trace:
+        for w in trace.get("warnings", []):
+            if _at(f, w["file"], w["line"]):
+                evidence.append(f"{tag} trace: TracerWarning at {_rel(w['file'])}:{w['line']}: {w['message'][:120]}")
+                break
+    export = checks.get("export")
+    if "export" in kinds and export and not export["ok"] and _at(f, export.get("file"), export.get("line")):
+        evidence.append(f"{tag} export: {export['error']}")
+
+    cov = run.coverage().get(_real(f.path), set())
+    executed = any(line in cov for line in _span(f))
+    if not evidence and executed and "trace" in kinds and trace and trace.get("diverged") and not user_trace_warnings:
+        evidence.append(f"{tag} trace: diverged from eager with no TracerWarning anywhere ({trace['divergence']})")
+    if evidence:
+        return Verdict(CONFIRMED, evidence)
+    if not executed:
+        return Verdict(NOT_EXERCISED, [f"{tag} line never ran in the eager run of {run.payload.get('input_sets', 0)} "
+                                       "input set(s)"])
+    masked = []
+    for k, key in (("torchscript", "torchscript"), ("export", "export")):
+        if k in kinds and checks.get(key) and not checks[key]["ok"]:
+            masked.append(k)
+    if masked and set(kinds) <= {"torchscript", "export"}:
+        return Verdict(UNVERIFIED, [f"{tag} {', '.join(masked)} stopped at an earlier error; this line was not reached"])
+    return Verdict(NOT_REPRODUCED, [f"{tag} line ran; {', '.join(kinds)} showed no event here"])
+
+
+def _runtime_finding(code: str, message: str, path: str, line: int, evidence: list[str], gb_id: str | None = None,
+                     targets: tuple[str, ...] = ()) -> Finding:
+    source_line = ""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for i, text in enumerate(fh, 1):
+                if i == line:
+                    source_line = text.strip()
+                    break
+    except OSError:
+        pass
+    return Finding(code=code, message=message, path=_rel(path), line=max(1, line), col=0, end_line=max(1, line),
+                   end_col=0, severity=SEVERITY.get(code, "warning"), targets=targets, gb_id=gb_id,
+                   source_line=source_line, probe_state=RUNTIME_ONLY, evidence=evidence)
+
+
+def factory_line(path: str | None, factory: str) -> int:
+    """Line of `def factory` in the target file (static: ast, no import); 1 when not found."""
+    if not path:
+        return 1
+    try:
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, ValueError):
+        return 1
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == factory:
+            return node.lineno
+    return 1
+
+
+def _sentence(text: str) -> str:
+    first = text.split(". ")[0].strip()
+    return first if len(first) <= 200 else first[:197] + "..."
+
+
+def _first_reason(message: str) -> str:
+    lines = message.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == "Graph Break Reason:" and i + 1 < len(lines):
+            return lines[i + 1].strip()[:160]
+    return next((ln.strip() for ln in lines[1:] if ln.strip()), "")[:160]
+
+
+def runtime_only(run: TargetRun, statics: list[Finding], user_file) -> list[Finding]:  # noqa: ANN001
+    """Findings for the events of `run` that no static finding explains."""
+    out: list[Finding] = []
+    tag = f"[{run.target}]"
+    if run.status != "ok":
+        err = (run.payload or {}).get("error") or {}
+        path = err.get("file") if err.get("file") and os.path.isfile(err["file"]) else run.target_file
+        line = err.get("line") if err.get("file") and path == err.get("file") else factory_line(run.target_file,
+                                                                                               run.factory)
+        ev = [f"{tag} {run.reason}"]
+        if err.get("stage"):
+            ev.append(f"{tag} stage: {err['stage']}")
+        if path:
+            out.append(_runtime_finding("RT001", f"probe of {run.target} failed ({run.status}): {run.reason}", path,
+                                        line or 1, ev))
+    checks = run.checks
+
+    def explained(kind: str, file: str, line: int, gb: str | None = None) -> list[Finding]:
+        return [f for f in statics if kind in f.targets and _at(f, file, line) and (gb is None or not f.gb_id
+                                                                                   or f.gb_id == gb)]
+
+    dyn = checks.get("dynamo", {})
+    seen: set[tuple] = set()
+    break_findings: dict[tuple[str, int], Finding] = {}
+    for b in dyn.get("breaks", []):
+        if not user_file(b["file"]):
+            continue
+        key = (_real(b["file"]), b["line"], tuple(b["gb_ids"]))
+        if key in seen:
+            continue
+        seen.add(key)
+        gb = b["gb_ids"][0] if b["gb_ids"] else None
+        statics_here = explained("dynamo", b["file"], b["line"], gb)
+        if statics_here:
+            break_findings[(_real(b["file"]), b["line"])] = statics_here[0]
+            continue
+        code = "RT402" if b.get("frame_skipped") else "RT401"
+        what = "Dynamo skipped the whole frame after this graph break" if code == "RT402" else "graph break"
+        f = _runtime_finding(code, f"{what} not predicted by any rule: {gb or '(no GB id)'} "
+                                   f"{_first_reason(b['message'])}", b["file"], b["line"],
+                             [f"{tag} dynamo: graph break {'/'.join(b['gb_ids'])} at {_rel(b['file'])}:{b['line']}"],
+                             gb_id=gb, targets=("dynamo",))
+        break_findings[(_real(b["file"]), b["line"])] = f
+        out.append(f)
+
+    groups: dict[tuple, list[dict]] = {}
+    for r in dyn.get("recompiles", []):
+        if r.get("on_break_value") and r.get("resumed_break_line"):
+            owner = break_findings.get((_real(r["file"]), r["resumed_break_line"]))
+            if owner is not None:
+                note = f"{tag} recompile: the resumed code guards on the value the break returned ({r['reasons'][0]})"
+                if note not in owner.evidence:
+                    owner.evidence.append(note)
+                continue
+        statics_hit = [f for f in statics if "recompile" in f.targets and (
+            any(_at(f, file, line) for file, line in r["locations"])
+            or (r["reasons"] and _real(r["file"]) == _real(f.path) and _guard_subject(r["reasons"][0])
+                and _guard_subject(r["reasons"][0]) in f.source_line))]
+        if statics_hit:
+            continue
+        loc = next(((file, line) for file, line in r["locations"] if user_file(file)), (r["file"], r["line"]))
+        if not user_file(loc[0]):
+            continue
+        groups.setdefault((_real(loc[0]), loc[1]), []).append(r)
+    for (file, line), rs in groups.items():
+        reasons = list(dict.fromkeys(r["reasons"][0] for r in rs if r["reasons"]))
+        out.append(_runtime_finding(
+            "RT501", f"{len(rs)} recompile(s) of {rs[0]['function']} not predicted by any rule: guard failed on "
+                     f"`{reasons[0] if reasons else '?'}`; keep the value in a tensor, mark it dynamic, or keep it "
+                     "constant between calls", file, line,
+            [f"{tag} recompile: {r}" for r in reasons[:4]], targets=("recompile",)))
+
+    script = checks.get("torchscript")
+    if script and not script["ok"]:
+        file, line = script.get("file"), script.get("line")
+        if not (file and user_file(file) and explained("torchscript", file, line)):
+            path = file if file and user_file(file) else run.target_file
+            if path:
+                out.append(_runtime_finding("RT101", f"torch.jit.script failed, not predicted by any rule: "
+                                                     f"{script['error']}", path,
+                                            line if path == file else factory_line(run.target_file, run.factory),
+                                            [f"{tag} torchscript: {script['error']}"], targets=("torchscript",)))
+    trace = checks.get("trace")
+    if trace:
+        user_warnings = [w for w in trace.get("warnings", []) if user_file(w["file"])]
+        for w in user_warnings:
+            if not explained("trace", w["file"], w["line"]):
+                out.append(_runtime_finding("RT301", f"TracerWarning not predicted by any rule: {_sentence(w['message'])}",
+                                            w["file"], w["line"], [f"{tag} trace: {w['message'][:300]}"],
+                                            targets=("trace",)))
+        if trace.get("error") and run.target_file:
+            out.append(_runtime_finding("RT302", f"torch.jit.trace failed: {trace['error']}", run.target_file,
+                                        factory_line(run.target_file, run.factory),
+                                        [f"{tag} trace: {trace['error']}"], targets=("trace",)))
+        elif trace.get("diverged") and not user_warnings and run.target_file:
+            cov = run.coverage()
+            predicted = [f for f in statics if "trace" in f.targets and any(
+                ln in cov.get(_real(f.path), ()) for ln in _span(f))]
+            if not predicted:
+                out.append(_runtime_finding("RT302", f"traced output diverges from eager and no rule predicted it: "
+                                                     f"{trace['divergence']}", run.target_file,
+                                            factory_line(run.target_file, run.factory),
+                                            [f"{tag} trace: {trace['divergence']}"], targets=("trace",)))
+    export = checks.get("export")
+    if export and not export["ok"]:
+        file, line = export.get("file"), export.get("line")
+        if not (file and user_file(file) and explained("export", file, line)):
+            path = file if file and user_file(file) else run.target_file
+            if path:
+                out.append(_runtime_finding("RT601", f"torch.export.export failed, not predicted by any rule: "
+                                                     f"{export['error']}", path,
+                                            line if path == file else factory_line(run.target_file, run.factory),
+                                            [f"{tag} export: {export['error']}"], targets=("export",)))
+    return out
+
+
+def merge(statics: list[Finding], runs: list[TargetRun]) -> None:
+    """Set probe_state/evidence on each static finding from every target's verdict (strongest wins)."""
+    for f in statics:
+        best: Verdict | None = None
+        notes: list[str] = []
+        for run in runs:
+            trace = run.checks.get("trace") or {}
+            user_warnings = any(os.path.isfile(w["file"]) for w in trace.get("warnings", []))
+            v = judge(f, run, user_warnings)
+            if v is None:
+                continue
+            if best is None or _RANK[v.state] > _RANK[best.state]:
+                best = v
+            notes.extend(v.evidence)
+        if best is None:
+            continue
+        f.probe_state = best.state
+        f.evidence = best.evidence + [n for n in notes if n not in best.evidence and best.state != CONFIRMED]

@@ -1,0 +1,239 @@
+"""`compilelint probe`: run each target in its own child, lint the files its events name, match.
+
+The parent never imports user code or torch: it parses target strings, starts one child per target
+(compilelint.runtime_probe.child through runner.run_in_child), reads their JSON, lints with the
+static engine and matches (match.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from compilelint.config import Config
+from compilelint.findings import CONFIRMED, RUNTIME_ONLY, Finding
+from compilelint.runtime_probe.match import TargetRun, merge, runtime_only
+from compilelint.runtime_probe.runner import run_in_child
+from compilelint.runtime_probe.spec import CHECKS, TargetError, parse_target
+
+CHILD_MODULE = "compilelint.runtime_probe.child"
+DEFAULT_TIMEOUT = 600.0
+DEFAULT_MEMORY_MB = 8192
+
+
+@dataclass
+class ProbeResult:
+    runs: list[TargetRun]
+    findings: list[Finding]
+    files: list[str] = field(default_factory=list)
+    rule_codes: list[str] = field(default_factory=list)
+    wall_s: float = 0.0
+
+    @property
+    def failed(self) -> list[TargetRun]:
+        return [r for r in self.runs if r.status != "ok"]
+
+
+def _lib_dirs() -> tuple[str, ...]:
+    import sysconfig
+
+    dirs = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    dirs.add(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return tuple(os.path.join(os.path.realpath(d), "") for d in dirs if d)
+
+
+_LIB = _lib_dirs()
+
+
+def user_file(path: str | None) -> bool:
+    return bool(path) and path.endswith(".py") and os.path.isfile(path) and not os.path.realpath(path).startswith(_LIB)
+
+
+def enabled_checks(config: Config) -> list[str]:
+    return [c for c in CHECKS if c in config.targets]
+
+
+def probe_one(text: str, *, checks: list[str], device: str = "cpu", timeout: float = DEFAULT_TIMEOUT,
+              memory_mb: int = DEFAULT_MEMORY_MB, base: str = ".", backend: str = "eager") -> TargetRun:
+    try:
+        target = parse_target(text, base)
+    except TargetError as err:
+        return TargetRun(target=text, status="invalid", reason=str(err), payload={})
+    spec = {"file": target.file, "module": target.module, "factory": target.factory, "device": device,
+            "checks": checks, "backend": backend}
+    cuda = device.startswith("cuda")
+    # CUDA reserves far more address space than it uses: bound its resident size from the parent instead.
+    result = run_in_child(CHILD_MODULE, ["--spec", json.dumps(spec)], timeout=timeout,
+                          memory_mb=0 if cuda else memory_mb, rss_limit_mb=memory_mb if cuda else 0,
+                          cwd=os.path.abspath(base))
+    payload = result.payload or {}
+    target_file = payload.get("target_file") or target.file
+    status, reason = result.status, result.reason
+    if status == "ok" and payload.get("status") != "ok":
+        err = payload.get("error") or {}
+        status = "error"
+        where = f" at {os.path.relpath(err['file'])}:{err['line']}" if err.get("file") else ""
+        reason = f"{err.get('stage', 'run')}: {err.get('type', 'Error')}: {err.get('message', '')}{where}"
+        if err.get("type") == "MemoryError" or "not enough memory" in err.get("message", "") or \
+                "can't allocate memory" in err.get("message", ""):
+            status = "oom"
+            reason = f"out of memory under the {memory_mb} MB bound ({reason})"
+    elif status != "ok" and payload.get("stage"):
+        reason = f"{reason} during stage '{payload['stage']}'"
+    return TargetRun(target=text, status=status, reason=reason, payload=payload, wall_s=result.wall_s,
+                     target_file=target_file, factory=target.factory)
+
+
+def _display_path(path: str) -> str:
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: float = DEFAULT_TIMEOUT,
+          memory_mb: int = DEFAULT_MEMORY_MB, base: str = ".",
+          progress: Callable[[int, int, str, TargetRun | None], None] | None = None) -> ProbeResult:
+    """Probe every target (each in its own child), then lint and match. Never raises for user code."""
+    from compilelint.engine import lint
+
+    start = time.monotonic()
+    checks = enabled_checks(config)
+    runs: list[TargetRun] = []
+    for i, text in enumerate(targets):
+        if progress:
+            progress(i, len(targets), text, None)
+        run = probe_one(text, checks=checks, device=device, timeout=timeout, memory_mb=memory_mb, base=base)
+        runs.append(run)
+        if progress:
+            progress(i + 1, len(targets), text, run)
+    files: set[str] = set()
+    for run in runs:
+        files |= run.event_files()
+        files |= {f for f in run.coverage() if user_file(f)}
+    files = {os.path.realpath(f) for f in files if user_file(f)}
+    ordered = sorted(_display_path(f) for f in files)
+    statics: list[Finding] = []
+    codes: list[str] = []
+    if ordered:
+        result = lint(ordered, config, jobs=1, files=ordered)
+        statics, codes = result.findings, result.rule_codes
+    merge(statics, runs)
+    extra: list[Finding] = []
+    for run in runs:
+        extra.extend(runtime_only(run, statics, user_file))
+    for f in extra:
+        f.path = _display_path(f.path) if os.path.isabs(f.path) else f.path
+    findings = sorted(statics + extra, key=Finding.sort_key)
+    return ProbeResult(runs=runs, findings=findings, files=ordered, rule_codes=codes,
+                       wall_s=time.monotonic() - start)
+
+
+# ---- summaries ---------------------------------------------------------------------------------------
+
+def target_summary(run: TargetRun) -> dict:
+    c = run.checks
+    out: dict = {"target": run.target, "status": run.status, "reason": run.reason, "wall_s": round(run.wall_s, 2),
+                 "target_file": run.target_file, "input_sets": run.payload.get("input_sets", 0),
+                 "device": run.payload.get("device"), "torch": run.payload.get("torch"),
+                 "timings": run.payload.get("timings", {})}
+    if "dynamo" in c:
+        d = c["dynamo"]
+        out["dynamo"] = {"graphs": d["graph_count"], "breaks": len(d["breaks"]), "frames_skipped": d["skipped_frames"],
+                         "recompiles": len(d["recompiles"]), "error": d["error"],
+                         "break_sites": [{"file": b["file"], "line": b["line"], "gb_ids": b["gb_ids"],
+                                          "frame_skipped": b["frame_skipped"]} for b in d["breaks"]],
+                         "recompile_reasons": [{"function": r["function"], "reason": (r["reasons"] or ["?"])[0],
+                                                "locations": r["locations"]} for r in d["recompiles"]]}
+    for key in ("torchscript", "export"):
+        if key in c:
+            out[key] = {"ok": c[key]["ok"], "error": c[key]["error"], "file": c[key]["file"], "line": c[key]["line"]}
+    if "trace" in c:
+        t = c["trace"]
+        out["trace"] = {"ok": not t["error"] and not t["diverged"] and not t["warnings"], "error": t["error"],
+                        "warnings": t["warnings"], "diverged": t["diverged"], "divergence": t["divergence"]}
+    return out
+
+
+def _where(file: str | None, line: int | None) -> str:
+    return f" at {_display_path(file)}:{line}" if file else ""
+
+
+def render_summary(result: ProbeResult) -> str:
+    lines: list[str] = []
+    for run in result.runs:
+        p = run.payload or {}
+        head = f"probe {run.target}: {run.status}"
+        if run.status == "ok":
+            head += f" in {run.wall_s:.1f}s ({p.get('input_sets', 0)} input sets, {p.get('device')}, torch {p.get('torch')})"
+        else:
+            head += f" in {run.wall_s:.1f}s: {run.reason}"
+        lines.append(head)
+        c = run.checks
+        if "dynamo" in c:
+            d = c["dynamo"]
+            sites = ", ".join(f"{'/'.join(b['gb_ids']) or '?'} at {_display_path(b['file'])}:{b['line']}"
+                              for b in d["breaks"][:6])
+            lines.append(f"  dynamo:      {d['graph_count']} graph(s), {len(d['breaks'])} break(s)"
+                         f"{' (' + sites + ')' if sites else ''}, {d['skipped_frames']} frame(s) skipped, "
+                         f"{len(d['recompiles'])} recompile(s)" + (f"; error: {d['error']}" if d["error"] else ""))
+            reasons = list(dict.fromkeys((r["reasons"] or ["?"])[0] for r in d["recompiles"]))
+            for reason in reasons[:4]:
+                lines.append(f"               guard failed: {reason[:140]}")
+        if "torchscript" in c:
+            s = c["torchscript"]
+            lines.append("  torchscript: " + ("ok" if s["ok"] else f"failed{_where(s['file'], s['line'])}: {s['error']}"))
+        if "trace" in c:
+            t = c["trace"]
+            if t["error"]:
+                lines.append(f"  trace:       failed: {t['error']}")
+            else:
+                parts = [f"{len(t['warnings'])} TracerWarning(s)"]
+                parts += [f"{_display_path(w['file'])}:{w['line']}" for w in t["warnings"][:4]]
+                parts.append(f"diverges from eager ({t['divergence']})" if t["diverged"] else "matches eager on every input set")
+                lines.append("  trace:       " + ", ".join(parts))
+        if "export" in c:
+            e = c["export"]
+            lines.append("  export:      " + ("ok" if e["ok"] else f"failed{_where(e['file'], e['line'])}: {e['error']}"))
+    counts: dict[str, int] = {}
+    for f in result.findings:
+        counts[f.probe_state] = counts.get(f.probe_state, 0) + 1
+    if counts:
+        lines.append("findings: " + ", ".join(f"{n} {state}" for state, n in sorted(counts.items())))
+    return "\n".join(lines) + "\n"
+
+
+def render(result: ProbeResult, output_format: str, *, category: str = "compilelint/probe") -> str:
+    from compilelint import __version__
+    from compilelint.report import FORMATS
+
+    if output_format == "json":
+        payload = {"tool": "compilelint", "mode": "probe", "version": __version__,
+                   "targets": [target_summary(r) for r in result.runs],
+                   "findings": [f.to_dict() for f in result.findings]}
+        return json.dumps(payload, indent=2, sort_keys=True) + "\n"
+    text = FORMATS[output_format](result.findings, files=len(result.files), root=".",
+                                  rule_codes=result.rule_codes, category=category)
+    if output_format == "text":
+        return render_summary(result) + text
+    return text
+
+
+def exit_code(result: ProbeResult) -> int:
+    bad = any(f.probe_state in (CONFIRMED, RUNTIME_ONLY) for f in result.findings)
+    return 1 if bad or result.failed else 0
+
+
+def progress_printer(stream=sys.stderr) -> Callable[[int, int, str, TargetRun | None], None]:  # noqa: ANN001
+    def show(done: int, total: int, text: str, run: TargetRun | None) -> None:
+        width = 20
+        filled = int(width * done / max(total, 1))
+        bar = "#" * filled + "-" * (width - filled)
+        state = f"{run.status} ({run.wall_s:.1f}s)" if run else "running"
+        stream.write(f"\r[{bar}] {done}/{total} {text} {state}\033[K")
+        if done == total and run is not None:
+            stream.write("\n")
+        stream.flush()
+    return show
