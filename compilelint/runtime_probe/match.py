@@ -192,11 +192,19 @@ def _sentence(text: str) -> str:
 
 
 def _first_reason(message: str) -> str:
-    lines = message.splitlines()
-    for i, line in enumerate(lines):
-        if line.strip() == "Graph Break Reason:" and i + 1 < len(lines):
-            return lines[i + 1].strip()[:160]
-    return next((ln.strip() for ln in lines[1:] if ln.strip()), "")[:160]
+    """Dynamo's own one-line explanation of the break ("Explanation: ..."), else the reason line."""
+    for line in message.splitlines():
+        if line.strip().startswith("Explanation:"):
+            return _sentence(line.strip()[len("Explanation:"):].strip())
+    for line in message.splitlines():
+        if line.startswith("Graph Break Reason:"):
+            return _sentence(line[len("Graph Break Reason:"):].strip())
+    return ""
+
+
+def _shape_guard(reason: str) -> bool:
+    """An input's size/stride changed: Dynamo recompiles once and then marks the dim dynamic by itself."""
+    return "size mismatch" in reason or "stride mismatch" in reason
 
 
 def runtime_only(run: TargetRun, statics: list[Finding], user_file) -> list[Finding]:  # noqa: ANN001
@@ -264,6 +272,8 @@ def runtime_only(run: TargetRun, statics: list[Finding], user_file) -> list[Find
             continue
         groups.setdefault((_real(loc[0]), loc[1]), []).append(r)
     for (file, line), rs in groups.items():
+        if all(r["reasons"] and _shape_guard(r["reasons"][0]) for r in rs) and len(rs) <= 1:
+            continue  # one recompile for a new input shape is automatic dynamic at work, not a hazard
         reasons = list(dict.fromkeys(r["reasons"][0] for r in rs if r["reasons"]))
         out.append(_runtime_finding(
             "RT501", f"{len(rs)} recompile(s) of {rs[0]['function']} not predicted by any rule: guard failed on "
@@ -284,7 +294,12 @@ def runtime_only(run: TargetRun, statics: list[Finding], user_file) -> list[Find
     trace = checks.get("trace")
     if trace:
         user_warnings = [w for w in trace.get("warnings", []) if user_file(w["file"])]
+        reported: set[tuple] = set()
         for w in user_warnings:
+            key = (_real(w["file"]), w["line"], w["message"])
+            if key in reported:
+                continue
+            reported.add(key)
             if not explained("trace", w["file"], w["line"]):
                 out.append(_runtime_finding("RT301", f"TracerWarning not predicted by any rule: {_sentence(w['message'])}",
                                             w["file"], w["line"], [f"{tag} trace: {w['message'][:300]}"],

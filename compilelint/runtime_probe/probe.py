@@ -94,21 +94,35 @@ def _display_path(path: str) -> str:
 
 
 def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: float = DEFAULT_TIMEOUT,
-          memory_mb: int = DEFAULT_MEMORY_MB, base: str = ".",
+          memory_mb: int = DEFAULT_MEMORY_MB, base: str = ".", jobs: int = 1,
           progress: Callable[[int, int, str, TargetRun | None], None] | None = None) -> ProbeResult:
     """Probe every target (each in its own child), then lint and match. Never raises for user code."""
     from compilelint.engine import lint
 
     start = time.monotonic()
     checks = enabled_checks(config)
+    def one(text: str) -> TargetRun:
+        return probe_one(text, checks=checks, device=device, timeout=timeout, memory_mb=memory_mb, base=base)
+
     runs: list[TargetRun] = []
-    for i, text in enumerate(targets):
-        if progress:
-            progress(i, len(targets), text, None)
-        run = probe_one(text, checks=checks, device=device, timeout=timeout, memory_mb=memory_mb, base=base)
-        runs.append(run)
-        if progress:
-            progress(i + 1, len(targets), text, run)
+    if jobs <= 1 or len(targets) <= 1:
+        for i, text in enumerate(targets):
+            if progress:
+                progress(i, len(targets), text, None)
+            runs.append(one(text))
+            if progress:
+                progress(i + 1, len(targets), text, runs[-1])
+    else:
+        from concurrent.futures import ThreadPoolExecutor, as_completed
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(one, text): i for i, text in enumerate(targets)}
+            done: dict[int, TargetRun] = {}
+            for future in as_completed(futures):
+                done[futures[future]] = future.result()
+                if progress:
+                    progress(len(done), len(targets), done[futures[future]].target, done[futures[future]])
+        runs = [done[i] for i in range(len(targets))]
     files: set[str] = set()
     for run in runs:
         files |= run.event_files()
@@ -191,7 +205,9 @@ def render_summary(result: ProbeResult) -> str:
                 lines.append(f"  trace:       failed: {t['error']}")
             else:
                 parts = [f"{len(t['warnings'])} TracerWarning(s)"]
-                parts += [f"{_display_path(w['file'])}:{w['line']}" for w in t["warnings"][:4]]
+                mine = list(dict.fromkeys(f"{_display_path(w['file'])}:{w['line']}" for w in t["warnings"]
+                                          if user_file(w["file"])))
+                parts += mine[:6]
                 parts.append(f"diverges from eager ({t['divergence']})" if t["diverged"] else "matches eager on every input set")
                 lines.append("  trace:       " + ", ".join(parts))
         if "export" in c:

@@ -6,7 +6,7 @@ survives a later crash). Whatever happens in the child — an exception, a segfa
 allocation past the bound — comes back as a `ChildResult`, never as an exception in the parent.
 
 Memory: with `memory_mb` the child's address space is capped (`resource.setrlimit(RLIMIT_AS)`, set in
-the child before the interpreter starts), so a runaway allocation fails inside the child; with
+the child before it imports anything), so a runaway allocation fails inside the child; with
 `rss_limit_mb` the parent also polls the child's resident size and kills it past the bound (use that on
 CUDA, where the driver reserves far more address space than it uses and RLIMIT_AS cannot be applied).
 """
@@ -40,14 +40,18 @@ class ChildResult:
     extra: dict = field(default_factory=dict)
 
 
-def _limit_address_space(memory_mb: int):  # noqa: ANN202
-    def apply() -> None:
-        import resource
-
-        limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # no core files from a crashing target
-    return apply
+# The child's first statements: bound its address space, then run the module as __main__. Done in the
+# child itself (not with preexec_fn, which is unsafe when the parent runs children from several threads).
+_BOOT = (
+    "import resource, runpy, sys\n"
+    "mb = int(sys.argv[1])\n"
+    "resource.setrlimit(resource.RLIMIT_CORE, (0, 0))\n"
+    "if mb > 0:\n"
+    "    resource.setrlimit(resource.RLIMIT_AS, (mb << 20, mb << 20))\n"
+    "module = sys.argv[2]\n"
+    "sys.argv = [module] + sys.argv[3:]\n"
+    "runpy.run_module(module, run_name='__main__', alter_sys=True)\n"
+)
 
 
 def _rss_mb(pid: int) -> float:
@@ -102,21 +106,21 @@ def _signal_name(num: int) -> str:
 def run_in_child(module: str, args: list[str], *, timeout: float | None = 300.0, memory_mb: int = 0,
                  rss_limit_mb: int = 0, env: dict[str, str] | None = None, cwd: str | None = None,
                  python: str | None = None, poll_s: float = 0.05) -> ChildResult:
-    """`python -m module *args --result FILE` in a new session; wait at most `timeout` seconds."""
+    """`python -m module *args --result FILE` in a new session (address space capped at `memory_mb` when
+    > 0); wait at most `timeout` seconds. Thread-safe: several may run at once."""
     workdir = tempfile.mkdtemp(prefix="compilelint-child-")
     result_path = os.path.join(workdir, "result.json")
     out_path, err_path = os.path.join(workdir, "stdout"), os.path.join(workdir, "stderr")
     child_env = dict(os.environ if env is None else env)
     child_env.setdefault("PYTHONFAULTHANDLER", "1")  # a segfault prints the Python stack to stderr
-    cmd = [python or sys.executable, "-m", module, *args, "--result", result_path]
+    cmd = [python or sys.executable, "-c", _BOOT, str(max(0, memory_mb)), module, *args, "--result", result_path]
     start = time.monotonic()
     peak = 0.0
     status, reason = OK, ""
     try:
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd, env=child_env,
-                                    start_new_session=True,
-                                    preexec_fn=_limit_address_space(memory_mb) if memory_mb > 0 else None)
+                                    start_new_session=True)
             while True:
                 returncode = proc.poll()
                 if returncode is not None:
