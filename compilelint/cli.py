@@ -143,6 +143,9 @@ def rules_command(output_format: str) -> None:
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="pyproject.toml to read.")
 @click.option("--target", "compile_targets", multiple=True, type=click.Choice(TARGETS),
               help="Compile paths to probe (repeatable); default: the config's targets.")
+@click.option("--dynamic", type=click.Choice(["auto", "true", "false"]), default="auto", show_default=True,
+              help="torch.compile(dynamic=...) for the Dynamo check; auto: the factory's or module's DYNAMIC, "
+                   "else torch's default.")
 @click.option("-j", "--jobs", type=int, default=1, show_default=True,
               help="Targets probed at once (each in its own process; timings are cleaner with 1).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a TTY).")
@@ -150,7 +153,8 @@ def rules_command(output_format: str) -> None:
               help="SARIF automationDetails id, so probe and static uploads do not replace each other.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when the probe confirms findings.")
 def probe_command(targets: tuple[str, ...], device: str, output_format: str, output: str | None, timeout: float,
-                  memory_mb: int, config_path: str | None, compile_targets: tuple[str, ...], jobs: int, progress: bool | None,
+                  memory_mb: int, config_path: str | None, compile_targets: tuple[str, ...], dynamic: str, jobs: int,
+                  progress: bool | None,
                   sarif_category: str, exit_zero: bool) -> None:
     """Run TARGETs (path/to/file.py:factory or package.module:factory, or [tool.compilelint.probe] targets)
     under real torch, each in its own child process, and mark each static finding confirmed,
@@ -169,7 +173,7 @@ def probe_command(targets: tuple[str, ...], device: str, output_format: str, out
         raise click.UsageError("no targets: name path/to/file.py:factory, or list them in [tool.compilelint.probe]")
     show = progress if progress is not None else (sys.stderr.isatty() and len(chosen) > 1)
     result = probe(chosen, config, device=device, timeout=timeout, memory_mb=memory_mb, base=base, jobs=jobs,
-                   progress=progress_printer() if show else None)
+                   dynamic={"auto": None, "true": True, "false": False}[dynamic], progress=progress_printer() if show else None)
     _emit(render(result, output_format, category=sarif_category), output)
     sys.exit(EXIT_CLEAN if exit_zero else exit_code(result))
 

@@ -58,7 +58,7 @@ def _rule_descriptor(meta: RuleMeta) -> om.ReportingDescriptor:
         text = f"{doc.what} {doc.why}"
     else:
         markdown = text = meta.message
-    tags = [meta.family, *meta.targets]
+    tags = list(dict.fromkeys([meta.family, *meta.targets]))  # SARIF tags must be unique
     props = {"tags": tags, "precision": meta.precision, "problem.severity": meta.severity,
              "targets": list(meta.targets), "verifiedOnTorch": meta.verified_on}
     if meta.gb_id:

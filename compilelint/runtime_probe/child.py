@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import inspect
 import json
 import os
 import sys
@@ -181,7 +182,11 @@ def main(argv: list[str] | None = None) -> int:
             factory = getattr(module, spec["factory"], None)
             if factory is None:
                 raise AttributeError(f"{module.__name__} has no attribute {spec['factory']!r}")
-            built = normalize(factory())
+            try:
+                takes_device = "device" in inspect.signature(factory).parameters
+            except (TypeError, ValueError):
+                takes_device = False
+            built = normalize(factory(device=device) if takes_device else factory())
     except BaseException as err:  # noqa: BLE001 - user code: any failure is the result
         _STATE.update(status="error", error=_error(err), coverage=coverage.as_json())
         _STATE["error"]["stage"] = "factory"
@@ -195,6 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     _STATE["input_sets"] = len(sets)
     enabled = [c for c in spec.get("checks", []) if c in built.checks]
     _STATE["enabled"] = enabled
+    dynamic = built.dynamic if built.has_dynamic else getattr(module, "DYNAMIC", None)
+    if spec.get("dynamic") is not None:
+        dynamic = spec["dynamic"]
+    _STATE["dynamic"] = dynamic if dynamic in (True, False) else None
 
     t = _stage("eager")
     try:
@@ -213,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if "dynamo" in enabled or "recompile" in enabled:
         t = _stage("dynamo")
-        report = observe.run_dynamo(model, sets, backend=spec.get("backend", "eager"))
+        report = observe.run_dynamo(model, sets, backend=spec.get("backend", "eager"), dynamic=_STATE["dynamic"])
         _done("dynamo", t, {
             "graph_count": report.graph_count, "frames_total": report.frames_total, "frames_ok": report.frames_ok,
             "skipped_frames": report.skipped_frames, "error": report.error,

@@ -58,13 +58,14 @@ def enabled_checks(config: Config) -> list[str]:
 
 
 def probe_one(text: str, *, checks: list[str], device: str = "cpu", timeout: float = DEFAULT_TIMEOUT,
-              memory_mb: int = DEFAULT_MEMORY_MB, base: str = ".", backend: str = "eager") -> TargetRun:
+              memory_mb: int = DEFAULT_MEMORY_MB, base: str = ".", backend: str = "eager",
+              dynamic: bool | None = None) -> TargetRun:
     try:
         target = parse_target(text, base)
     except TargetError as err:
         return TargetRun(target=text, status="invalid", reason=str(err), payload={})
     spec = {"file": target.file, "module": target.module, "factory": target.factory, "device": device,
-            "checks": checks, "backend": backend}
+            "checks": checks, "backend": backend, "dynamic": dynamic}
     cuda = device.startswith("cuda")
     # CUDA reserves far more address space than it uses: bound its resident size from the parent instead.
     result = run_in_child(CHILD_MODULE, ["--spec", json.dumps(spec)], timeout=timeout,
@@ -95,14 +96,15 @@ def _display_path(path: str) -> str:
 
 def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: float = DEFAULT_TIMEOUT,
           memory_mb: int = DEFAULT_MEMORY_MB, base: str = ".", jobs: int = 1,
-          progress: Callable[[int, int, str, TargetRun | None], None] | None = None) -> ProbeResult:
+          dynamic: bool | None = None, progress: Callable[[int, int, str, TargetRun | None], None] | None = None) -> ProbeResult:
     """Probe every target (each in its own child), then lint and match. Never raises for user code."""
     from compilelint.engine import lint
 
     start = time.monotonic()
     checks = enabled_checks(config)
     def one(text: str) -> TargetRun:
-        return probe_one(text, checks=checks, device=device, timeout=timeout, memory_mb=memory_mb, base=base)
+        return probe_one(text, checks=checks, device=device, timeout=timeout, memory_mb=memory_mb, base=base,
+                         dynamic=dynamic)
 
     runs: list[TargetRun] = []
     if jobs <= 1 or len(targets) <= 1:
@@ -152,6 +154,7 @@ def target_summary(run: TargetRun) -> dict:
     out: dict = {"target": run.target, "status": run.status, "reason": run.reason, "wall_s": round(run.wall_s, 2),
                  "target_file": run.target_file, "input_sets": run.payload.get("input_sets", 0),
                  "device": run.payload.get("device"), "torch": run.payload.get("torch"),
+                 "dynamic": run.payload.get("dynamic"),
                  "timings": run.payload.get("timings", {})}
     if "dynamo" in c:
         d = c["dynamo"]
@@ -181,7 +184,8 @@ def render_summary(result: ProbeResult) -> str:
         p = run.payload or {}
         head = f"probe {run.target}: {run.status}"
         if run.status == "ok":
-            head += f" in {run.wall_s:.1f}s ({p.get('input_sets', 0)} input sets, {p.get('device')}, torch {p.get('torch')})"
+            head += (f" in {run.wall_s:.1f}s ({p.get('input_sets', 0)} input sets, {p.get('device')}, "
+                     f"torch {p.get('torch')}, dynamic={p.get('dynamic')})")
         else:
             head += f" in {run.wall_s:.1f}s: {run.reason}"
         lines.append(head)

@@ -4,14 +4,19 @@ A target is `path/to/file.py:factory` or `package.module:factory`. The factory t
 returns either
 
     (model, input_sets)                      # a tuple of two
-    {"model": model, "inputs": input_sets,   # or a dict; "checks" is optional
-     "checks": ["dynamo", "recompile", "torchscript", "trace", "export"]}
+    {"model": model, "inputs": input_sets,   # or a dict; "checks" and "dynamic" are optional
+     "checks": ["dynamo", "recompile", "torchscript", "trace", "export"], "dynamic": True}
 
 `input_sets` is a list; each element is one call's positional arguments (a tuple or list), or a single
 object that is the only argument (`[x1, x2]` means `model(x1)`, then `model(x2)`). The first set is the
 example input (trace and export use it); the others are the "other inputs" that show recompiles and
 frozen traces. `checks`, when given, narrows which compile paths are probed for this target (the
-config's `targets` narrow them too).
+config's `targets` narrow them too). `dynamic` is the `torch.compile(dynamic=...)` setting the Dynamo
+check uses (None: torch's default, automatic dynamic after one recompile); a module-level `DYNAMIC` in the
+target's module gives it too, and `compilelint probe --dynamic` overrides both.
+
+A factory that takes a `device` parameter is called with `device="cpu"` or `"cuda"`; otherwise the probe
+moves the model and every tensor of the input sets to the device itself.
 """
 
 from __future__ import annotations
@@ -59,6 +64,8 @@ class Built:
     model: object
     input_sets: list[tuple]
     checks: tuple[str, ...] = CHECKS
+    dynamic: bool | None = None
+    has_dynamic: bool = False
 
 
 def normalize(result: object) -> Built:
@@ -73,14 +80,22 @@ def normalize(result: object) -> Built:
             if unknown:
                 raise TypeError(f"unknown check(s) {unknown}; choose from {list(CHECKS)}")
             checks = tuple(result["checks"])
+        if "dynamic" in result:
+            if result["dynamic"] not in (None, True, False):
+                raise TypeError("'dynamic' must be True, False or None")
+            return Built(model=model, input_sets=_sets(model, inputs), checks=checks, dynamic=result["dynamic"],
+                         has_dynamic=True)
     elif isinstance(result, tuple) and len(result) == 2:
         model, inputs = result
     else:
         raise TypeError("the factory must return (model, input_sets) or {'model': ..., 'inputs': [...]}, "
                         f"not {type(result).__name__}")
+    return Built(model=model, input_sets=_sets(model, inputs), checks=checks)
+
+
+def _sets(model: object, inputs: object) -> list[tuple]:
     if not callable(model):
         raise TypeError(f"the model ({type(model).__name__}) is not callable")
     if not isinstance(inputs, (list, tuple)) or not inputs:
         raise TypeError("input_sets must be a non-empty list (one element per call)")
-    sets = [tuple(s) if isinstance(s, (tuple, list)) else (s,) for s in inputs]
-    return Built(model=model, input_sets=sets, checks=checks)
+    return [tuple(s) if isinstance(s, (tuple, list)) else (s,) for s in inputs]

