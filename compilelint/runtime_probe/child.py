@@ -55,21 +55,41 @@ def is_user_file(filename: str) -> bool:
     return known
 
 
+_CO_NEWLOCALS = 0x0002  # set on function code objects, not on module or class bodies
+
+
 class Coverage:
-    """Lines of user files that run, via sys.settrace (library frames are not traced line by line)."""
+    """Lines of user files that run, via sys.settrace (library frames are not traced line by line).
+
+    `lines`: lines run inside functions, with each called function's header (decorators and `def` line(s)),
+    so a finding on a parameter counts as run only when the function was called. `module_lines`: lines
+    run in module and class bodies (import time), where a `def` line runs without its function being called.
+    """
 
     def __init__(self) -> None:
         self.lines: dict[str, set[int]] = {}
+        self.module_lines: dict[str, set[int]] = {}
 
     def _global(self, frame, event, arg):  # noqa: ANN001, ANN202
-        filename = frame.f_code.co_filename
+        code = frame.f_code
+        filename = code.co_filename
         if not is_user_file(filename):
             return None
+        if not code.co_flags & _CO_NEWLOCALS:
+            body = self.module_lines.setdefault(filename, set())
+
+            def module_local(frame, event, arg):  # noqa: ANN001, ANN202
+                if event == "line":
+                    body.add(frame.f_lineno)
+                return module_local
+            return module_local
         lines = self.lines.setdefault(filename, set())
-        lines.add(frame.f_lineno)
+        header = [code.co_firstlineno]
 
         def local(frame, event, arg):  # noqa: ANN001, ANN202
             if event == "line":
+                if header:
+                    lines.update(range(header.pop(), frame.f_lineno))
                 lines.add(frame.f_lineno)
             return local
         return local
@@ -83,6 +103,9 @@ class Coverage:
 
     def as_json(self) -> dict[str, list[int]]:
         return {f: sorted(v) for f, v in self.lines.items()}
+
+    def module_json(self) -> dict[str, list[int]]:
+        return {f: sorted(v) for f, v in self.module_lines.items()}
 
 
 def _package_root(path: str) -> tuple[str, str]:
@@ -188,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
                 takes_device = False
             built = normalize(factory(device=device) if takes_device else factory())
     except BaseException as err:  # noqa: BLE001 - user code: any failure is the result
-        _STATE.update(status="error", error=_error(err), coverage=coverage.as_json())
+        _STATE.update(status="error", error=_error(err), coverage=coverage.as_json(),
+                      module_coverage=coverage.module_json())
         _STATE["error"]["stage"] = "factory"
         _write()
         return 0
@@ -212,12 +236,14 @@ def main(argv: list[str] | None = None) -> int:
                 _STATE["stage"] = f"eager (input set {i})"
                 model(*args)
     except BaseException as err:  # noqa: BLE001
-        _STATE.update(status="error", error=_error(err), coverage=coverage.as_json())
+        _STATE.update(status="error", error=_error(err), coverage=coverage.as_json(),
+                      module_coverage=coverage.module_json())
         _STATE["error"]["stage"] = _STATE["stage"]
         _write()
         return 0
     _STATE["timings"]["eager"] = round(time.perf_counter() - t, 4)
     _STATE["coverage"] = coverage.as_json()
+    _STATE["module_coverage"] = coverage.module_json()
     _write()
 
     if "dynamo" in enabled or "recompile" in enabled:

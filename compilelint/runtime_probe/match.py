@@ -12,8 +12,10 @@ A static finding is `confirmed` by a target when an event of one of its compile 
                (a frozen loop or global warns nowhere: the finding on an executed line is the only lead);
   export       torch.export's error location is the line.
 Otherwise `not-reproduced` when a line of the finding ran in the eager run, and `not-exercised` when none
-did. TorchScript and export stop at the first error: a finding of only those paths, on an executed line,
-after a failure elsewhere stays `unverified` (masked). Over several targets the strongest state wins.
+did (a `def` line counts as run only when the function was called). TorchScript and export stop at their
+first error, and Dynamo runs a whole frame eagerly after a break in a loop: a finding those checks never
+reached stays `unverified`, with the reason as evidence (masked). Over several targets the strongest state
+wins: confirmed, not-reproduced, masked, not-exercised.
 """
 
 from __future__ import annotations
@@ -25,7 +27,32 @@ from dataclasses import dataclass, field
 from compilelint.findings import (CONFIRMED, NOT_EXERCISED, NOT_REPRODUCED, RUNTIME_ONLY, UNVERIFIED, Finding)
 from compilelint.runtime_probe.codes import SEVERITY
 
-_RANK = {CONFIRMED: 4, NOT_REPRODUCED: 3, NOT_EXERCISED: 2, UNVERIFIED: 1}
+_MASKED = "masked"  # internal: the line ran but the check stopped before it (reported as unverified)
+_RANK = {CONFIRMED: 5, NOT_REPRODUCED: 4, _MASKED: 3, NOT_EXERCISED: 2, UNVERIFIED: 1}
+_FUNCTIONS: dict[str, list[tuple[int, int, int]]] = {}
+
+
+def functions(path: str) -> list[tuple[int, int, int]]:
+    """(header start incl. decorators, first body line, last line) of every function in a file (ast)."""
+    key = _real(path)
+    if key not in _FUNCTIONS:
+        spans = []
+        try:
+            with open(key, encoding="utf-8") as fh:
+                tree = ast.parse(fh.read())
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                    spans.append((start, node.body[0].lineno, node.end_lineno or node.lineno))
+        except (OSError, SyntaxError, ValueError):
+            pass
+        _FUNCTIONS[key] = spans
+    return _FUNCTIONS[key]
+
+
+def _innermost(path: str, line: int) -> tuple[int, int, int] | None:
+    spans = [s for s in functions(path) if s[0] <= line <= s[2]]
+    return max(spans, key=lambda s: s[0]) if spans else None
 
 
 def _real(path: str) -> str:
@@ -49,8 +76,20 @@ class TargetRun:
         return self.payload.get("checks", {}) if self.payload else {}
 
     def coverage(self) -> dict[str, set[int]]:
+        """Lines run inside called functions (with their headers)."""
         cov = (self.payload or {}).get("coverage", {})
         return {_real(f): set(lines) for f, lines in cov.items()}
+
+    def executed(self, f: Finding) -> bool:
+        """A line of the finding ran: in a called function, or in a module/class body outside any
+        function header (a `def` line runs at import without its function being called)."""
+        span = _span(f)
+        if any(line in self.coverage().get(_real(f.path), ()) for line in span):
+            return True
+        body = set((self.payload or {}).get("module_coverage", {}).get(f.path, ())) | set(
+            (self.payload or {}).get("module_coverage", {}).get(_real(f.path), ()))
+        headers = [(a, b) for a, b, _ in functions(f.path)]
+        return any(line in body and not any(a <= line < b for a, b in headers) for line in span)
 
     def event_files(self) -> set[str]:
         files: set[str] = set()
@@ -137,8 +176,7 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
     if "export" in kinds and export and not export["ok"] and _at(f, export.get("file"), export.get("line")):
         evidence.append(f"{tag} export: {export['error']}")
 
-    cov = run.coverage().get(_real(f.path), set())
-    executed = any(line in cov for line in _span(f))
+    executed = run.executed(f)
     if not evidence and executed and "trace" in kinds and trace and trace.get("diverged") and not user_trace_warnings:
         evidence.append(f"{tag} trace: diverged from eager with no TracerWarning anywhere ({trace['divergence']})")
     if evidence:
@@ -146,12 +184,23 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
     if not executed:
         return Verdict(NOT_EXERCISED, [f"{tag} line never ran in the eager run of {run.payload.get('input_sets', 0)} "
                                        "input set(s)"])
-    masked = []
-    for k, key in (("torchscript", "torchscript"), ("export", "export")):
-        if k in kinds and checks.get(key) and not checks[key]["ok"]:
-            masked.append(k)
-    if masked and set(kinds) <= {"torchscript", "export"}:
-        return Verdict(UNVERIFIED, [f"{tag} {', '.join(masked)} stopped at an earlier error; this line was not reached"])
+    # A check that stops at its first error, or a Dynamo frame skipped whole after an earlier break in the
+    # same function, never reached this line: no verdict, say why.
+    masked: dict[str, str] = {}
+    for k in ("torchscript", "export"):
+        if k in kinds and checks.get(k) and not checks[k]["ok"]:
+            where = f" at {_rel(checks[k]['file'])}:{checks[k]['line']}" if checks[k].get("file") else ""
+            masked[k] = f"{k} stopped at an earlier error{where}"
+    if "dynamo" in kinds:
+        home = _innermost(f.path, f.line)
+        for b in dyn.get("breaks", []):
+            if b.get("frame_skipped") and _real(b["file"]) == _real(f.path) and b["line"] < f.line and home \
+                    and home[0] <= b["line"] <= home[2]:
+                masked["dynamo"] = (f"Dynamo skipped this frame whole after the break at {_rel(b['file'])}:{b['line']} "
+                                    f"({'/'.join(b['gb_ids'])}) and never traced this line")
+                break
+    if masked and set(kinds) <= set(masked):
+        return Verdict(_MASKED, [f"{tag} {why}" for why in masked.values()])
     return Verdict(NOT_REPRODUCED, [f"{tag} line ran; {', '.join(kinds)} showed no event here"])
 
 
@@ -311,9 +360,7 @@ def runtime_only(run: TargetRun, statics: list[Finding], user_file) -> list[Find
                                         factory_line(run.target_file, run.factory),
                                         [f"{tag} trace: {trace['error']}"], targets=("trace",)))
         elif trace.get("diverged") and not user_warnings and run.target_file:
-            cov = run.coverage()
-            predicted = [f for f in statics if "trace" in f.targets and any(
-                ln in cov.get(_real(f.path), ()) for ln in _span(f))]
+            predicted = [f for f in statics if "trace" in f.targets and run.executed(f)]
             if not predicted:
                 out.append(_runtime_finding("RT302", f"traced output diverges from eager and no rule predicted it: "
                                                      f"{trace['divergence']}", run.target_file,
@@ -348,5 +395,5 @@ def merge(statics: list[Finding], runs: list[TargetRun]) -> None:
             notes.extend(v.evidence)
         if best is None:
             continue
-        f.probe_state = best.state
+        f.probe_state = UNVERIFIED if best.state == _MASKED else best.state
         f.evidence = best.evidence + [n for n in notes if n not in best.evidence and best.state != CONFIRMED]

@@ -57,8 +57,9 @@ class RecompileEvent:
 
     @property
     def on_break_value(self) -> bool:
-        """The newest guard failure is on a value the graph break handed over (`___stack0 == 1.5`)."""
-        return bool(self.reasons) and self.reasons[0].startswith("___stack")
+        """The newest guard failure is on a value the graph break handed over (`___stack0 == 1.5`,
+        `len(___stack0) == 2`)."""
+        return bool(self.reasons) and "___stack" in self.reasons[0]
 
 
 def parse_recompile(message: str) -> RecompileEvent | None:
@@ -276,7 +277,8 @@ def run_trace(obj: Any, input_sets: list[tuple]) -> TraceReport:
                 got = traced(*args)
         except Exception as err:
             report.diverged = True
-            report.divergence = f"input set {i}: traced call failed: {type(err).__name__}: {err}"
+            first = next((ln for ln in str(err).splitlines() if ln.strip()), "")
+            report.divergence = f"input set {i}: traced call failed: {type(err).__name__}: {first}"
             break
         if not _same(expected, got):
             report.diverged = True
