@@ -217,3 +217,18 @@ def test_merge_states_without_torch(tmp_path):
     assert wrong_id.probe_state == "not-reproduced"  # a break at the line, but another GB id
     assert ts.probe_state == UNVERIFIED  # script stopped at line 1 first
     assert unrun.probe_state == "not-reproduced"  # ran in b.py:f only, no break there
+
+
+def test_runtime_only_findings_respect_suppressions(tmp_path):
+    from compilelint.findings import Finding
+    from compilelint.runtime_probe.probe import _suppressed
+
+    src = tmp_path / "m.py"
+    src.write_text("a = 1  # noqa: GB401\nb = 2  # noqa: RT501\nc = 3\nd = 4  # noqa\n")
+
+    def rt(code, line):
+        return Finding(code=code, message="m", path=str(src), line=line, col=0, end_line=line, end_col=0)
+
+    assert _suppressed(rt("RT401", 1)) and not _suppressed(rt("RT501", 1))
+    assert _suppressed(rt("RT501", 2)) and not _suppressed(rt("RT401", 3))
+    assert _suppressed(rt("RT301", 4)) and not _suppressed(rt("RT001", 4))

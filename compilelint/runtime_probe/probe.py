@@ -89,6 +89,29 @@ def probe_one(text: str, *, checks: list[str], device: str = "cpu", timeout: flo
                      target_file=target_file, factory=target.factory)
 
 
+# A runtime-only finding is silenced by the comments that silence its own code or the static codes of
+# the same kind on that line (`# noqa: GB401` also quiets the RT401 the same break would give).
+_KIN = {"RT401": ("GB",), "RT402": ("GB",), "RT501": ("RC",), "RT101": ("TS", "TA"), "RT301": ("TR",),
+        "RT302": ("TR",), "RT601": ()}
+
+
+def _suppressed(f: Finding) -> bool:
+    from compilelint.suppress import ALL, Suppressions, file_is_skipped
+
+    if f.code == "RT001":  # a target that failed is never silenced
+        return False
+    try:
+        with open(f.path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return False
+    if file_is_skipped(text):
+        return True
+    codes = Suppressions.from_lines(text.splitlines()).by_line.get(f.line, set())
+    return bool(codes) and (ALL in codes or f.code in codes or any(c.startswith(_KIN.get(f.code, ())) for c in codes
+                                                                   if _KIN.get(f.code)))
+
+
 def _display_path(path: str) -> str:
     rel = os.path.relpath(path)
     return path if rel.startswith("..") else rel
@@ -140,6 +163,7 @@ def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: f
     extra: list[Finding] = []
     for run in runs:
         extra.extend(runtime_only(run, statics, user_file))
+    extra = [f for f in extra if not _suppressed(f)]
     for f in extra:
         f.path = _display_path(f.path) if os.path.isabs(f.path) else f.path
     findings = sorted(statics + extra, key=Finding.sort_key)
