@@ -74,7 +74,11 @@ def probe_one(text: str, *, checks: list[str], device: str = "cpu", timeout: flo
     payload = result.payload or {}
     target_file = payload.get("target_file") or target.file
     status, reason = result.status, result.reason
-    if status == "ok" and payload.get("status") != "ok":
+    if status == "ok" and payload.get("status") == "running":
+        status = "error"
+        reason = (f"the child stopped during stage '{payload.get('stage')}' without finishing "
+                  f"(exit status {result.returncode}; did the code call os._exit?)")
+    elif status == "ok" and payload.get("status") != "ok":
         err = payload.get("error") or {}
         status = "error"
         where = f" at {os.path.relpath(err['file'])}:{err['line']}" if err.get("file") else ""

@@ -121,24 +121,29 @@ def run_in_child(module: str, args: list[str], *, timeout: float | None = 300.0,
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd, env=child_env,
                                     start_new_session=True)
-            while True:
-                returncode = proc.poll()
-                if returncode is not None:
-                    break
-                elapsed = time.monotonic() - start
-                rss = _rss_mb(proc.pid)
-                peak = max(peak, rss)
-                if timeout is not None and elapsed > timeout:
-                    _kill_group(proc)
-                    proc.wait()
-                    status, reason = TIMEOUT, f"timed out after {timeout:g}s (killed)"
-                    break
-                if rss_limit_mb > 0 and rss > rss_limit_mb:
-                    _kill_group(proc)
-                    proc.wait()
-                    status, reason = OOM, f"resident memory {rss:.0f} MB passed the {rss_limit_mb} MB bound (killed)"
-                    break
-                time.sleep(poll_s)
+            try:
+                while True:
+                    returncode = proc.poll()
+                    if returncode is not None:
+                        break
+                    elapsed = time.monotonic() - start
+                    rss = _rss_mb(proc.pid)
+                    peak = max(peak, rss)
+                    if timeout is not None and elapsed > timeout:
+                        _kill_group(proc)
+                        proc.wait()
+                        status, reason = TIMEOUT, f"timed out after {timeout:g}s (killed)"
+                        break
+                    if rss_limit_mb > 0 and rss > rss_limit_mb:
+                        _kill_group(proc)
+                        proc.wait()
+                        status, reason = OOM, f"resident memory {rss:.0f} MB passed the {rss_limit_mb} MB bound (killed)"
+                        break
+                    time.sleep(poll_s)
+            except BaseException:  # Ctrl-C in the parent: the child (its own session) must not outlive it
+                _kill_group(proc)
+                proc.wait()
+                raise
             returncode = proc.returncode
         # A child that left grandchildren behind: they go with its session.
         if status == OK:
