@@ -2,7 +2,8 @@
 
 One module-scoped probe run covers the known-bad target and its fixed twin, a target the static rules only
 partly predict, and three targets that abort, hang and allocate without bound (they run alongside the
-others, three children at a time, which must still come back complete). The other tests reuse that run or spawn no torch at all.
+others, three children at a time; the others must still come back complete). The other tests reuse that
+run or spawn no torch at all.
 """
 
 from __future__ import annotations
