@@ -59,10 +59,36 @@ def _fix_interpreter_index() -> None:
     interpreter._patch_lang_tensor = patched
 
 
+def _fix_interpreter_bf16_dot() -> None:
+    """Triton 3.6's interpreter keeps bf16 as raw uint16 and its ``tl.dot`` multiplies those integers
+    (a bf16 ``tl.dot`` returns ~1e10 garbage under ``TRITON_INTERPRET=1``). Widen bf16 operands to
+    float32 first (exact: bf16 is the top half of a float32). Interpreter only."""
+    import numpy as np
+    import triton.language as tl
+    from triton.runtime import interpreter
+
+    builder = interpreter.InterpreterBuilder
+    original = builder.create_dot
+    if getattr(original, "_compilelint_fixed", False):
+        return
+
+    def widen(h):
+        if h.dtype == tl.bfloat16:
+            return interpreter.TensorHandle((h.data.astype(np.uint32) << 16).view(np.float32), tl.float32)
+        return h
+
+    def create_dot(self, a, b, d, input_precision, max_num_imprecise_acc):
+        return original(self, widen(a), widen(b), d, input_precision, max_num_imprecise_acc)
+
+    create_dot._compilelint_fixed = True
+    builder.create_dot = create_dot
+
+
 try:
     from triton import knobs as _knobs
 
     if _knobs.runtime.interpret:
         _fix_interpreter_index()
+        _fix_interpreter_bf16_dot()
 except Exception:  # pragma: no cover - older triton without knobs: nothing to fix
     pass

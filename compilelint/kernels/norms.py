@@ -112,7 +112,7 @@ def _fused_configs():
 
 def _prune(configs, named_args, **kwargs):
     """Keep configs whose tile (BLOCK_M rows x BLOCK_N) holds the whole row and is not too wide per thread."""
-    bn = next_pow2(named_args["N"])
+    bn = {**named_args, **kwargs}["BLOCK_N"]  # launchers pass arguments by keyword
     keep = []
     for c in configs:
         elems = c.kwargs["ELEMS"]
@@ -126,10 +126,6 @@ def _prune(configs, named_args, **kwargs):
 
 
 CONFIGS = _fused_configs()
-
-
-def _with_block(meta_fn):
-    return meta_fn
 
 
 @triton.jit
