@@ -1,0 +1,98 @@
+"""Top-k gating for a mixture-of-experts router: softmax over E experts, top-k, renormalise.
+
+What it does: for router logits (T, E) returns ``weights`` (T, k) float32 and ``experts`` (T, k) int64,
+the k largest experts per token in descending order with weights ``softmax(logits)[top] /
+sum(softmax(logits)[top])`` (``renormalize=True``, equal to a softmax over the k chosen logits) or the
+plain softmax probabilities of the chosen experts (``renormalize=False``). Ties go to the lower expert
+index. Default: top-2 of 8.
+
+Why: eager PyTorch runs softmax, topk, sum and divide as four kernels over the logits; here each token's
+row is read once into registers and k argmax passes pick the experts.
+
+Example::
+
+    w, idx = topk_gating(router_logits, k=2)      # == reference(router_logits, k=2)
+"""
+
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+from ._common import launch, next_pow2
+
+__all__ = ["reference", "topk_gating", "CONFIGS"]
+
+
+def reference(logits, k=2, renormalize=True):
+    probs = torch.softmax(logits.float() if logits.dtype != torch.float64 else logits, dim=-1)
+    w, idx = torch.topk(probs, k, dim=-1)
+    if renormalize:
+        w = w / w.sum(dim=-1, keepdim=True)
+    return w, idx
+
+
+@triton.jit
+def _topk_gating(L, W, I, T, E, stride_lt, K: tl.constexpr, RENORM: tl.constexpr,
+                 BLOCK_E: tl.constexpr, BLOCK_K: tl.constexpr, BLOCK_T: tl.constexpr):
+    pid = tl.program_id(0)
+    rows = pid * BLOCK_T + tl.arange(0, BLOCK_T)
+    cols = tl.arange(0, BLOCK_E)
+    rmask = rows < T
+    rows64 = rows.to(tl.int64)
+    x = tl.load(L + rows64[:, None] * stride_lt + cols[None, :], mask=rmask[:, None] & (cols < E)[None, :],
+                other=-float("inf")).to(tl.float32)
+    m = tl.max(x, axis=1)
+    m = tl.where(m == -float("inf"), 0.0, m)
+    kcols = tl.arange(0, BLOCK_K)
+    top_v = tl.full([BLOCK_T, BLOCK_K], -float("inf"), tl.float32)
+    top_i = tl.zeros([BLOCK_T, BLOCK_K], tl.int32)
+    work = x
+    for j in tl.static_range(K):
+        v = tl.max(work, axis=1)
+        idx = tl.argmax(work, axis=1, tie_break_left=True)
+        top_v = tl.where(kcols[None, :] == j, v[:, None], top_v)
+        top_i = tl.where(kcols[None, :] == j, idx[:, None], top_i)
+        work = tl.where(cols[None, :] == idx[:, None], -float("inf"), work)
+    e_top = tl.where(kcols[None, :] < K, tl.math.exp2((top_v - m[:, None]) * 1.4426950408889634), 0.0)
+    if RENORM:
+        denom = tl.sum(e_top, axis=1)
+    else:
+        denom = tl.sum(tl.math.exp2((x - m[:, None]) * 1.4426950408889634), axis=1)
+    denom = tl.where(denom == 0.0, 1.0, denom)
+    w = e_top / denom[:, None]
+    omask = rmask[:, None] & (kcols < K)[None, :]
+    optr = rows64[:, None] * K + kcols[None, :]
+    tl.store(W + optr, w, mask=omask)
+    tl.store(I + optr, top_i.to(tl.int64), mask=omask)
+
+
+CONFIGS = [triton.Config({"BLOCK_T": t}, num_warps=w) for t in (64, 128, 256, 512) for w in (2, 4, 8)]
+_tuned = triton.autotune(CONFIGS, key=["T", "E", "K"])(_topk_gating)
+
+
+def topk_gating(logits, k=2, renormalize=True, out=None, config=None):
+    """Router weights (T, k) float32 and expert ids (T, k) int64 for logits (..., E)."""
+    E = logits.shape[-1]
+    if not 1 <= k <= E:
+        raise ValueError(f"k={k} must be between 1 and the number of experts {E}")
+    if E > 256:
+        raise ValueError("topk_gating supports up to 256 experts")
+    x = logits.reshape(-1, E)
+    if x.stride(-1) != 1:
+        x = x.contiguous()
+    T = x.shape[0]
+    lead = logits.shape[:-1]
+    if out is None:
+        w = torch.empty(*lead, k, dtype=torch.float32, device=logits.device)
+        idx = torch.empty(*lead, k, dtype=torch.int64, device=logits.device)
+    else:
+        w, idx = out
+    if T == 0:
+        return w, idx
+    args = dict(L=x, W=w, I=idx, T=T, E=E, stride_lt=x.stride(0), K=k, RENORM=bool(renormalize),
+                BLOCK_E=max(next_pow2(E), 2), BLOCK_K=max(next_pow2(k), 2))
+    grid = lambda meta: (triton.cdiv(T, meta["BLOCK_T"]),)
+    launch(_tuned, _topk_gating, grid, args, config, triton.Config({"BLOCK_T": 16}, num_warps=4))
+    return w, idx
