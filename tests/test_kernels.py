@@ -291,40 +291,43 @@ def test_kernels_package_imports_nothing_heavy():
 
 @gpu
 @pytest.mark.gpu
-@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
 @pytest.mark.parametrize("causal", [False, True])
-def test_gpu_attention_large(dtype, causal):
-    q, k, v = _qkv(2, 8, 1000, 1000, 128, dtype)
-    _check_attn(q, k, v, dtype, causal=causal)
-    _check_attn(q, k, v, dtype, causal=causal, kv_lens=torch.tensor([1000, 333], device=DEV))
+def test_gpu_attention_large(causal):
+    """GPU-sized, one fixed config (the autotuned path is checked by benchmarks/kernels.py)."""
+    cfg = attn.CONFIGS[0]
+    q, k, v = _qkv(2, 8, 1000, 1000, 128, torch.bfloat16)
+    _check_attn(q, k, v, torch.bfloat16, causal=causal, config=cfg)
+    _check_attn(q, k, v, torch.bfloat16, causal=causal, kv_lens=torch.tensor([1000, 333], device=DEV), config=cfg)
     kpm = torch.rand(2, 1000, device=DEV) < 0.3
-    _check_attn(q, k, v, dtype, causal=causal, key_padding_mask=kpm)
+    _check_attn(q, k, v, torch.bfloat16, causal=causal, key_padding_mask=kpm, config=cfg)
+    q, k, v = _qkv(2, 8, 1000, 1000, 128, torch.float16)
+    _check_attn(q, k, v, torch.float16, causal=causal, config=cfg)
 
 
 @gpu
 @pytest.mark.gpu
 @pytest.mark.parametrize("cfg", range(N_ATTN_CONFIGS))
 def test_gpu_attention_every_config(cfg):
-    q, k, v = _qkv(1, 4, 777, 1030, 64, torch.bfloat16)
-    _check_attn(q, k, v, torch.bfloat16, causal=True, config=attn.CONFIGS[cfg])
-    _check_attn(q, k, v, torch.bfloat16, kv_lens=torch.tensor([900], device=DEV), config=attn.CONFIGS[cfg])
+    q, k, v = _qkv(2, 4, 777, 1030, 128, torch.bfloat16)
+    _check_attn(q, k, v, torch.bfloat16, causal=True, kv_lens=torch.tensor([1030, 900], device=DEV),
+                config=attn.CONFIGS[cfg])
 
 
 @gpu
 @pytest.mark.gpu
-@pytest.mark.parametrize("N", [127, 1024, 4096, 8192, 12288, 40000])
-def test_gpu_rowwise_large(N):
+@pytest.mark.parametrize("N,dtype", [(127, torch.bfloat16), (1000, torch.float32), (4096, torch.bfloat16),
+                                     (40000, torch.bfloat16)])
+def test_gpu_rowwise_large(N, dtype):
     M = max(8, 2**22 // N)
-    for dtype in (torch.bfloat16, torch.float32):
-        x = (torch.randn(M, N, device=DEV) * 3 + 1).to(dtype)
-        w = torch.randn(N, device=DEV, dtype=dtype)
-        b = torch.randn(N, device=DEV, dtype=dtype)
-        y = norms.layer_norm(x, w, b, out=poisoned((M, N), dtype))
-        assert rel_err(y, norms.reference_layer_norm(x.double(), w.double(), b.double())) < TOL[dtype]
-        y = norms.rms_norm(x, w, out=poisoned((M, N), dtype))
-        assert rel_err(y, norms.reference_rms(x.double(), w.double())) < TOL[dtype]
-        y = softmax.softmax(x, out=poisoned((M, N), dtype))
-        assert rel_err(y, softmax.reference(x.double())) < TOL[dtype]
+    x = (torch.randn(M, N, device=DEV) * 3 + 1).to(dtype)
+    w = torch.randn(N, device=DEV, dtype=dtype)
+    b = torch.randn(N, device=DEV, dtype=dtype)
+    y = norms.layer_norm(x, w, b, out=poisoned((M, N), dtype))
+    assert rel_err(y, norms.reference_layer_norm(x.double(), w.double(), b.double())) < TOL[dtype]
+    y = norms.rms_norm(x, w, out=poisoned((M, N), dtype))
+    assert rel_err(y, norms.reference_rms(x.double(), w.double())) < TOL[dtype]
+    y = softmax.softmax(x, out=poisoned((M, N), dtype))
+    assert rel_err(y, softmax.reference(x.double())) < TOL[dtype]
 
 
 @gpu

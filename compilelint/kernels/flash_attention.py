@@ -162,8 +162,8 @@ def _cfg(bm, bn, w, s):
     return triton.Config({"BLOCK_M": bm, "BLOCK_N": bn}, num_warps=w, num_stages=s)
 
 
-CONFIGS = [_cfg(128, 64, 4, 3), _cfg(128, 64, 4, 4), _cfg(128, 64, 8, 3), _cfg(128, 128, 8, 2),
-           _cfg(128, 128, 8, 3), _cfg(64, 64, 4, 3), _cfg(64, 64, 4, 4), _cfg(128, 32, 4, 4)]
+CONFIGS = [_cfg(128, 64, 4, 3), _cfg(128, 64, 8, 3), _cfg(128, 128, 8, 2), _cfg(128, 128, 8, 3),
+           _cfg(64, 64, 4, 3), _cfg(128, 32, 4, 4)]
 _INTERP_CONFIG = _cfg(32, 16, 4, 1)
 _tuned = triton.autotune(CONFIGS, key=["SQ", "SK", "HEAD_DIM", "IS_CAUSAL", "HAS_LENS", "HAS_KPM"])(_attn_fwd)
 
