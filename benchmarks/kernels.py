@@ -105,14 +105,16 @@ def b_bn_relu(quick):
         cb, mu, w, b = (torch.randn(C, device="cuda") for _ in range(4))
         var = torch.rand(C, device="cuda") + 0.5
         scale, shift = bn_relu.fold_bn(w, b, mu, var, 1e-5, cb)
-        ref = lambda: bn_relu.reference(x, cb, mu, var, w, b)
+        # the unfused model runs in bf16 end to end (model.to(bfloat16)): parameters in bf16 too
+        pb = [t.to(torch.bfloat16) for t in (cb, mu, var, w, b)]
+        ref = lambda: bn_relu.reference(x, *pb)
         cref = torch.compile(bn_relu.reference)
         out = torch.empty_like(x)
         ref_out = bn_relu.reference(x.double(), cb.double(), mu.double(), var.double(), w.double(), b.double())
         nbytes = 2 * x.numel() * x.element_size()
         run_variants("bn_relu", f"{tuple(shape)} bf16{' CL' if cl else ''}", [
             ("eager", ref),
-            ("torch.compile", lambda: cref(x, cb, mu, var, w, b)),
+            ("torch.compile", lambda: cref(x, *pb)),
             ("triton", lambda: bn_relu.bn_relu(x, scale, shift, out=out)),
         ], ref_out, nbytes=nbytes)
         del x, out, ref_out
@@ -192,6 +194,7 @@ def b_attention(quick):
             ("eager reference", lambda: flash_attention.reference(q, k, v, causal=causal)),
             ("torch.compile ref", lambda: cref(q, k, v, causal=causal)),
             ("triton", lambda: flash_attention.attention(q, k, v, causal=causal, out=out)),
+            ("triton pointer", lambda: flash_attention.attention(q, k, v, causal=causal, out=out, impl="pointer")),
         ], ref_out, flop=fl)
     # variable key length: per-sequence lengths (triton) vs SDPA with the equivalent boolean mask
     g = torch.Generator(device="cpu").manual_seed(0)
@@ -204,6 +207,7 @@ def b_attention(quick):
         ("SDPA cuDNN + mask", sdpa(SDPBackend.CUDNN_ATTENTION, attn_mask=keep)),
         ("SDPA efficient + mask", sdpa(SDPBackend.EFFICIENT_ATTENTION, attn_mask=keep)),
         ("triton kv_lens", lambda: flash_attention.attention(q, k, v, kv_lens=lens, out=out)),
+        ("triton kv_lens pointer", lambda: flash_attention.attention(q, k, v, kv_lens=lens, out=out, impl="pointer")),
         ("triton key_padding_mask", lambda: flash_attention.attention(q, k, v, key_padding_mask=kpm, out=out)),
     ], ref_out, flop=useful)
     del q, k, v, out
@@ -270,6 +274,13 @@ def main():
         BENCHES[name](a.quick)
         torch.cuda.empty_cache()
         print(f"[{name}: {time.perf_counter() - t0:.0f} s]", flush=True)
+    print("\nautotuned configs chosen (key -> config):")
+    for mod, names in [(flash_attention, ["_tuned", "_tuned_tma"]), (norms, ["_tuned", "_tuned_chunked"]),
+                       (softmax, ["_tuned", "_tuned_online"]), (bn_relu, ["_tuned"]), (moe_gating, ["_tuned"]),
+                       (voxel_scatter, ["_tuned", "_tuned_div"])]:
+        for n in names:
+            for key, cfg in getattr(getattr(mod, n), "cache", {}).items():
+                print(f"  {mod.__name__.split('.')[-1]}.{n} {key[:8]} -> {cfg}")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(dict(ceilings=CEIL, device=props.name, torch=torch.__version__, triton=triton.__version__,

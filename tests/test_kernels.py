@@ -106,7 +106,7 @@ def test_bn_relu_fold_matches_module():
 
 
 @pytest.mark.parametrize("shape,dtype", [((7, 33), torch.float32), ((3, 5, 64), torch.bfloat16),
-                                         ((5, 300), torch.float16), ((2, 33000), torch.float32)])
+                                         ((5, 300), torch.float16), ((2, 70000), torch.float32)])
 def test_layer_norm(shape, dtype):
     N = shape[-1]
     x = (torch.randn(shape) * 3 + 1).to(DEV, dtype)
@@ -119,7 +119,7 @@ def test_layer_norm(shape, dtype):
 
 
 @pytest.mark.parametrize("shape,dtype", [((9, 48), torch.float32), ((4, 130), torch.bfloat16),
-                                         ((2, 33000), torch.float16)])
+                                         ((2, 70000), torch.float16)])
 def test_rms_norm(shape, dtype):
     N = shape[-1]
     x = (torch.randn(shape) * 2).to(DEV, dtype)
@@ -138,7 +138,7 @@ def test_norm_strided_rows():
 
 
 @pytest.mark.parametrize("shape,dtype", [((7, 33), torch.float32), ((2, 3, 128), torch.bfloat16),
-                                         ((5, 1000), torch.float16), ((2, 33000), torch.float32)])
+                                         ((5, 1000), torch.float16), ((2, 70000), torch.float32)])
 def test_softmax(shape, dtype):
     x = (torch.randn(shape) * 4).to(DEV, dtype)
     x.view(-1)[0] = -float("inf")  # a masked score, as attention code writes them
@@ -158,8 +158,8 @@ def _qkv(B, H, SQ, SK, D, dtype):
     return q, k, v
 
 
-def _check_attn(q, k, v, dtype, config=None, **opts):
-    out = attn.attention(q, k, v, out=poisoned(q.shape, dtype), config=config, **opts)
+def _check_attn(q, k, v, dtype, config=None, impl="auto", **opts):
+    out = attn.attention(q, k, v, out=poisoned(q.shape, dtype), config=config, impl=impl, **opts)
     ref = attn.reference(q.double(), k.double(), v.double(), **opts)
     err = rel_err(out, ref)
     assert err < TOL[dtype], (opts, err)
@@ -205,6 +205,15 @@ def test_attention_strided_inputs():
     qkv = torch.randn(2, 40, 3, 2, 32, device=DEV, dtype=dtype)  # (B, S, 3, H, D) packed projection
     q, k, v = (qkv[:, :, i].transpose(1, 2) for i in range(3))  # (B, H, S, D) views, not contiguous
     _check_attn(q, k, v, dtype, causal=True)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_tma_descriptors(causal):
+    """The TMA-descriptor kernel (Hopper's default) computes the same function, also on ragged tiles."""
+    dtype = torch.bfloat16
+    q, k, v = _qkv(2, 2, 40, 72, 32, dtype)
+    _check_attn(q, k, v, dtype, causal=causal, impl="tma")
+    _check_attn(q, k, v, dtype, causal=causal, impl="tma", kv_lens=torch.tensor([72, 9], device=DEV))
 
 
 def test_attention_second_config():
@@ -291,17 +300,20 @@ def test_kernels_package_imports_nothing_heavy():
 
 @gpu
 @pytest.mark.gpu
+@pytest.mark.parametrize("impl", ["tma", "pointer"])
 @pytest.mark.parametrize("causal", [False, True])
-def test_gpu_attention_large(causal):
+def test_gpu_attention_large(causal, impl):
     """GPU-sized, one fixed config (the autotuned path is checked by benchmarks/kernels.py)."""
     cfg = attn.CONFIGS[0]
     q, k, v = _qkv(2, 8, 1000, 1000, 128, torch.bfloat16)
-    _check_attn(q, k, v, torch.bfloat16, causal=causal, config=cfg)
-    _check_attn(q, k, v, torch.bfloat16, causal=causal, kv_lens=torch.tensor([1000, 333], device=DEV), config=cfg)
-    kpm = torch.rand(2, 1000, device=DEV) < 0.3
-    _check_attn(q, k, v, torch.bfloat16, causal=causal, key_padding_mask=kpm, config=cfg)
+    _check_attn(q, k, v, torch.bfloat16, causal=causal, config=cfg, impl=impl)
+    _check_attn(q, k, v, torch.bfloat16, causal=causal, kv_lens=torch.tensor([1000, 333], device=DEV), config=cfg,
+                impl=impl)
+    if impl == "pointer":
+        kpm = torch.rand(2, 1000, device=DEV) < 0.3
+        _check_attn(q, k, v, torch.bfloat16, causal=causal, key_padding_mask=kpm, config=cfg)
     q, k, v = _qkv(2, 8, 1000, 1000, 128, torch.float16)
-    _check_attn(q, k, v, torch.float16, causal=causal, config=cfg)
+    _check_attn(q, k, v, torch.float16, causal=causal, config=cfg, impl=impl)
 
 
 @gpu
@@ -309,8 +321,9 @@ def test_gpu_attention_large(causal):
 @pytest.mark.parametrize("cfg", range(N_ATTN_CONFIGS))
 def test_gpu_attention_every_config(cfg):
     q, k, v = _qkv(2, 4, 777, 1030, 128, torch.bfloat16)
-    _check_attn(q, k, v, torch.bfloat16, causal=True, kv_lens=torch.tensor([1030, 900], device=DEV),
-                config=attn.CONFIGS[cfg])
+    for impl in ("tma", "pointer"):
+        _check_attn(q, k, v, torch.bfloat16, causal=True, kv_lens=torch.tensor([1030, 900], device=DEV),
+                    config=attn.CONFIGS[cfg], impl=impl)
 
 
 @gpu

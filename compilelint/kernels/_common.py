@@ -26,6 +26,8 @@ def launch(tuned, raw, grid, args: dict, config: triton.Config | None, interp_co
     if config is None:
         tuned[grid](**args)
         return
+    if config.pre_hook is not None:  # e.g. TMA block shapes that depend on the config
+        config.pre_hook({**args, **config.kwargs})
     raw[grid](**args, **config.kwargs, num_warps=config.num_warps, num_stages=config.num_stages)
 
 

@@ -158,6 +158,73 @@ def _attn_fwd(Q, K, V, O, LENS, KPM, sm_scale,
              mask=row_ok)
 
 
+@triton.jit
+def _attn_inner_tma(acc, l_i, m_i, q, desc_k, desc_v, b, h, lo, hi, offs_m, kv_len, qk_scale,
+                    MASKED: tl.constexpr, IS_CAUSAL: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr):
+    offs_n = tl.arange(0, BLOCK_N)
+    for start_n in range(lo, hi, BLOCK_N):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        cols = start_n + offs_n
+        k = desc_k.load([b, h, start_n, 0]).reshape(BLOCK_N, HEAD_DIM)  # past Sk: zero-filled by the TMA unit
+        qk = tl.dot(q, k.T)
+        if MASKED:
+            keep = (cols < kv_len)[None, :] & (offs_m[:, None] >= 0)
+            if IS_CAUSAL:
+                keep = keep & (offs_m[:, None] >= cols[None, :])
+            qk = tl.where(keep, qk * qk_scale, -float("inf"))
+            m_ij = tl.maximum(m_i, tl.max(qk, 1))
+            m_sub = tl.where(m_ij == -float("inf"), 0.0, m_ij)
+            p = tl.math.exp2(qk - m_sub[:, None])
+            alpha = tl.math.exp2(m_i - m_sub)
+        else:
+            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+            alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = desc_v.load([b, h, start_n, 0]).reshape(BLOCK_N, HEAD_DIM)
+        acc = tl.dot(p.to(v.dtype), v, acc)
+        m_i = m_ij
+    return acc, l_i, m_i
+
+
+@triton.jit
+def _attn_fwd_tma(desc_q, desc_k, desc_v, desc_o, LENS, sm_scale, H, SQ, SK,
+                  HEAD_DIM: tl.constexpr, IS_CAUSAL: tl.constexpr, HAS_LENS: tl.constexpr,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """Same function as _attn_fwd (no key-padding mask), tiles moved by the Hopper TMA unit through
+    4-D descriptors over (B, H, S, D): out-of-range rows read as zeros and are never stored."""
+    tl.static_assert(BLOCK_M % BLOCK_N == 0)
+    if IS_CAUSAL:
+        start_m = tl.num_programs(0) - 1 - tl.program_id(0)
+    else:
+        start_m = tl.program_id(0)
+    off_bh = tl.program_id(1)
+    b = off_bh // H
+    h = off_bh % H
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    q = desc_q.load([b, h, start_m * BLOCK_M, 0]).reshape(BLOCK_M, HEAD_DIM)
+    kv_len = SK
+    if HAS_LENS:
+        kv_len = tl.minimum(tl.maximum(tl.load(LENS + b).to(tl.int32), 0), SK)
+    hi = kv_len
+    full = (kv_len // BLOCK_N) * BLOCK_N
+    if IS_CAUSAL:
+        hi = tl.minimum(hi, (start_m + 1) * BLOCK_M)
+        full = tl.minimum(full, start_m * BLOCK_M)
+    m_i = tl.full([BLOCK_M], -float("inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_M], tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+    qk_scale = sm_scale * 1.4426950408889634
+    acc, l_i, m_i = _attn_inner_tma(acc, l_i, m_i, q, desc_k, desc_v, b, h, 0, full, offs_m, kv_len, qk_scale,
+                                    False, IS_CAUSAL, BLOCK_N, HEAD_DIM)
+    acc, l_i, m_i = _attn_inner_tma(acc, l_i, m_i, q, desc_k, desc_v, b, h, full, hi, offs_m, kv_len, qk_scale,
+                                    True, IS_CAUSAL, BLOCK_N, HEAD_DIM)
+    l_safe = tl.where(l_i == 0.0, 1.0, l_i)
+    out = acc / l_safe[:, None]
+    desc_o.store([b, h, start_m * BLOCK_M, 0], out.to(desc_o.dtype).reshape(1, 1, BLOCK_M, HEAD_DIM))
+
+
 def _cfg(bm, bn, w, s):
     return triton.Config({"BLOCK_M": bm, "BLOCK_N": bn}, num_warps=w, num_stages=s)
 
@@ -168,8 +235,47 @@ _INTERP_CONFIG = _cfg(32, 16, 4, 1)
 _tuned = triton.autotune(CONFIGS, key=["SQ", "SK", "HEAD_DIM", "IS_CAUSAL", "HAS_LENS", "HAS_KPM"])(_attn_fwd)
 
 
-def attention(q, k, v, causal=False, kv_lens=None, key_padding_mask=None, sm_scale=None, out=None, config=None):
-    """Fused attention forward; see the module docstring for the options. Returns (B, H, Sq, D)."""
+def _tma_hook(nargs):
+    bm, bn, d = nargs["BLOCK_M"], nargs["BLOCK_N"], nargs["HEAD_DIM"]
+    nargs["desc_q"].block_shape = [1, 1, bm, d]
+    nargs["desc_o"].block_shape = [1, 1, bm, d]
+    nargs["desc_k"].block_shape = [1, 1, bn, d]
+    nargs["desc_v"].block_shape = [1, 1, bn, d]
+
+
+def _tma_cfg(c):
+    return triton.Config(dict(c.kwargs), num_warps=c.num_warps, num_stages=c.num_stages, pre_hook=_tma_hook)
+
+
+TMA_CONFIGS = [_tma_cfg(c) for c in CONFIGS]
+_tuned_tma = triton.autotune(TMA_CONFIGS, key=["SQ", "SK", "HEAD_DIM", "IS_CAUSAL", "HAS_LENS"])(_attn_fwd_tma)
+
+
+def _tma_ok(*ts):
+    for t in ts:
+        if t.stride(-1) != 1 or t.data_ptr() % 16 or any((st * t.element_size()) % 16 for st in t.stride()[:-1]):
+            return False
+    return True
+
+
+def _use_tma(q, k, v, out, key_padding_mask, impl):
+    if impl == "pointer" or key_padding_mask is not None:
+        if impl == "tma":
+            raise ValueError("impl='tma' does not take a key_padding_mask")
+        return False
+    if impl == "tma":
+        return True
+    if not q.is_cuda or torch.cuda.get_device_capability(q.device)[0] < 9:
+        return False
+    return _tma_ok(q, k, v, out)
+
+
+def attention(q, k, v, causal=False, kv_lens=None, key_padding_mask=None, sm_scale=None, out=None, config=None,
+              impl="auto"):
+    """Fused attention forward; see the module docstring for the options. Returns (B, H, Sq, D).
+
+    ``impl``: "tma" (tiles through Hopper's TMA unit; no key_padding_mask), "pointer" (plain loads, any
+    strides, any GPU), or "auto" (tma on sm_90+ when strides allow and no key_padding_mask)."""
     if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
         raise ValueError("attention expects (B, H, S, D) tensors")
     B, H, SQ, D = q.shape
@@ -202,5 +308,17 @@ def attention(q, k, v, causal=False, kv_lens=None, key_padding_mask=None, sm_sca
     if B * H * SQ == 0:
         return out
     grid = lambda meta: (triton.cdiv(SQ, meta["BLOCK_M"]), B * H)
+    if _use_tma(q, k, v, out, key_padding_mask, impl):
+        from triton.tools.tensor_descriptor import TensorDescriptor
+
+        def desc(t, rows):
+            return TensorDescriptor(t, list(t.shape), list(t.stride()), [1, 1, rows, D])
+
+        targs = dict(desc_q=desc(q, 16), desc_k=desc(k, 16), desc_v=desc(v, 16), desc_o=desc(out, 16), LENS=lens,
+                     sm_scale=scale, H=H, SQ=SQ, SK=SK, HEAD_DIM=D, IS_CAUSAL=bool(causal),
+                     HAS_LENS=kv_lens is not None)
+        cfg = config if config is None else _tma_cfg(config)
+        launch(_tuned_tma, _attn_fwd_tma, grid, targs, cfg, _tma_cfg(_INTERP_CONFIG))
+        return out
     launch(_tuned, _attn_fwd, grid, args, config, _INTERP_CONFIG)
     return out

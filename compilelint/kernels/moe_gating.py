@@ -34,15 +34,21 @@ def reference(logits, k=2, renormalize=True):
 
 
 @triton.jit
-def _topk_gating(L, W, I, T, E, stride_lt, K: tl.constexpr, RENORM: tl.constexpr,
-                 BLOCK_E: tl.constexpr, BLOCK_K: tl.constexpr, BLOCK_T: tl.constexpr):
+def _topk_gating(L, W, I, T, E, stride_lt, n_in, n_out, K: tl.constexpr, RENORM: tl.constexpr,
+                 BLOCK_E: tl.constexpr, BLOCK_K: tl.constexpr, BLOCK_T: tl.constexpr, FLAT: tl.constexpr):
     pid = tl.program_id(0)
     rows = pid * BLOCK_T + tl.arange(0, BLOCK_T)
     cols = tl.arange(0, BLOCK_E)
     rmask = rows < T
     rows64 = rows.to(tl.int64)
-    x = tl.load(L + rows64[:, None] * stride_lt + cols[None, :], mask=rmask[:, None] & (cols < E)[None, :],
-                other=-float("inf")).to(tl.float32)
+    if FLAT:
+        # rows of exactly BLOCK_E contiguous logits: one flat, fully vectorised load of the whole tile
+        flat = pid.to(tl.int64) * (BLOCK_T * BLOCK_E) + tl.arange(0, BLOCK_T * BLOCK_E)
+        x = tl.load(L + flat, mask=flat < n_in, other=-float("inf"))
+        x = tl.reshape(x, [BLOCK_T, BLOCK_E]).to(tl.float32)
+    else:
+        x = tl.load(L + rows64[:, None] * stride_lt + cols[None, :], mask=rmask[:, None] & (cols < E)[None, :],
+                    other=-float("inf")).to(tl.float32)
     m = tl.max(x, axis=1)
     m = tl.where(m == -float("inf"), 0.0, m)
     kcols = tl.arange(0, BLOCK_K)
@@ -62,14 +68,30 @@ def _topk_gating(L, W, I, T, E, stride_lt, K: tl.constexpr, RENORM: tl.constexpr
         denom = tl.sum(tl.math.exp2((x - m[:, None]) * 1.4426950408889634), axis=1)
     denom = tl.where(denom == 0.0, 1.0, denom)
     w = e_top / denom[:, None]
-    omask = rmask[:, None] & (kcols < K)[None, :]
-    optr = rows64[:, None] * K + kcols[None, :]
-    tl.store(W + optr, w, mask=omask)
-    tl.store(I + optr, top_i.to(tl.int64), mask=omask)
+    if FLAT and BLOCK_K == K:
+        oflat = pid.to(tl.int64) * (BLOCK_T * K) + tl.arange(0, BLOCK_T * K)
+        omask = oflat < n_out
+        tl.store(W + oflat, tl.reshape(w, [BLOCK_T * K]), mask=omask)
+        tl.store(I + oflat, tl.reshape(top_i.to(tl.int64), [BLOCK_T * K]), mask=omask)
+    else:
+        omask = rmask[:, None] & (kcols < K)[None, :]
+        optr = rows64[:, None] * K + kcols[None, :]
+        tl.store(W + optr, w, mask=omask)
+        tl.store(I + optr, top_i.to(tl.int64), mask=omask)
 
 
-CONFIGS = [triton.Config({"BLOCK_T": t}, num_warps=w) for t in (64, 128, 256, 512) for w in (2, 4, 8)]
-_tuned = triton.autotune(CONFIGS, key=["T", "E", "K"])(_topk_gating)
+CONFIGS = [triton.Config({"BLOCK_T": t, "FLAT": f}, num_warps=w)
+           for t in (128, 256, 512, 1024, 2048) for w in (4, 8) for f in (False, True)]
+
+
+def _prune(configs, named_args, **kwargs):
+    a = {**named_args, **kwargs}
+    flat_ok = a["E"] == a["BLOCK_E"] and a["stride_lt"] == a["E"]
+    keep = [c for c in configs if flat_ok or not c.kwargs["FLAT"]]
+    return keep
+
+
+_tuned = triton.autotune(CONFIGS, key=["T", "E", "K"], prune_configs_by={"early_config_prune": _prune})(_topk_gating)
 
 
 def topk_gating(logits, k=2, renormalize=True, out=None, config=None):
@@ -91,8 +113,9 @@ def topk_gating(logits, k=2, renormalize=True, out=None, config=None):
         w, idx = out
     if T == 0:
         return w, idx
-    args = dict(L=x, W=w, I=idx, T=T, E=E, stride_lt=x.stride(0), K=k, RENORM=bool(renormalize),
+    args = dict(L=x, W=w, I=idx, T=T, E=E, stride_lt=x.stride(0), n_in=T * E, n_out=T * k, K=k, RENORM=bool(renormalize),
                 BLOCK_E=max(next_pow2(E), 2), BLOCK_K=max(next_pow2(k), 2))
     grid = lambda meta: (triton.cdiv(T, meta["BLOCK_T"]),)
-    launch(_tuned, _topk_gating, grid, args, config, triton.Config({"BLOCK_T": 16}, num_warps=4))
+    flat = E == args["BLOCK_E"] and x.stride(0) == E
+    launch(_tuned, _topk_gating, grid, args, config, triton.Config({"BLOCK_T": 16, "FLAT": flat}, num_warps=4))
     return w, idx

@@ -25,7 +25,7 @@ import torch
 import triton
 import triton.language as tl
 
-from ._common import launch, next_pow2
+from ._common import launch
 
 __all__ = ["reference", "voxel_scatter_mean", "grid_shape", "CONFIGS"]
 
@@ -57,9 +57,9 @@ def reference(xyz, feats, pc_range, voxel_size, batch_idx=None, batch_size=1):
 
 
 @triton.jit
-def _scatter_add(XYZ, F, BIDX, SUM, CNT, N, C, stride_xyz, stride_f, ny, nx, B,
+def _scatter_add(XYZ, F, BIDX, SUM, CNT, N, C, stride_xyz, stride_f, ny, nx, plane, B,
                  x0, y0, z0, z1, vx, vy,
-                 HAS_BIDX: tl.constexpr, BLOCK_P: tl.constexpr, BLOCK_C: tl.constexpr):
+                 HAS_BIDX: tl.constexpr, BLOCK_P: tl.constexpr):
     pid = tl.program_id(0)
     p = pid * BLOCK_P + tl.arange(0, BLOCK_P)
     pm = p < N
@@ -79,14 +79,13 @@ def _scatter_add(XYZ, F, BIDX, SUM, CNT, N, C, stride_xyz, stride_f, ny, nx, B,
     else:
         b = tl.zeros([BLOCK_P], tl.int64)
     cell = iy * nx + ix
-    plane = ny.to(tl.int64) * nx
     tl.atomic_add(CNT + b * plane + cell, tl.full([BLOCK_P], 1, tl.int32), mask=ok, sem="relaxed")
-    for c0 in range(0, C, BLOCK_C):
-        cc = c0 + tl.arange(0, BLOCK_C)
-        cm = cc < C
-        f = tl.load(F + p64[:, None] * stride_f + cc[None, :], mask=ok[:, None] & cm[None, :], other=0.0)
-        dst = SUM + (b[:, None] * C + cc[None, :]) * plane + cell[:, None]
-        tl.atomic_add(dst, f.to(tl.float32), mask=ok[:, None] & cm[None, :], sem="relaxed")
+    # one channel at a time: 1-D atomics (2-D atomic tiles crashed Triton 3.6's layout pass on sm_90)
+    f_ptr = F + p64 * stride_f
+    dst = SUM + b * C * plane + cell
+    for c in range(0, C):
+        f = tl.load(f_ptr + c, mask=ok, other=0.0)
+        tl.atomic_add(dst + c * plane, f.to(tl.float32), mask=ok, sem="relaxed")
 
 
 @triton.jit
@@ -102,8 +101,7 @@ def _divide(SUM, CNT, n_cells, C, plane, BLOCK: tl.constexpr):
     tl.store(SUM + offs, s / tl.maximum(cnt, 1).to(tl.float32), mask=m)
 
 
-CONFIGS = [triton.Config({"BLOCK_P": p, "BLOCK_C": c}, num_warps=w)
-           for p in (128, 256, 512) for c in (16, 64) for w in (4, 8)]
+CONFIGS = [triton.Config({"BLOCK_P": p}, num_warps=w) for p in (128, 256, 512, 1024) for w in (4, 8)]
 _tuned = triton.autotune(CONFIGS, key=["C", "HAS_BIDX"], reset_to_zero=["SUM", "CNT"])(_scatter_add)
 _DIV_CONFIGS = [triton.Config({"BLOCK": b}, num_warps=w) for b in (1024, 4096) for w in (4, 8)]
 _tuned_div = triton.autotune(_DIV_CONFIGS, key=["C"], restore_value=["SUM"])(_divide)
@@ -129,11 +127,11 @@ def voxel_scatter_mean(xyz, feats, pc_range, voxel_size, batch_idx=None, batch_s
     bidx = batch_idx.contiguous() if batch_idx is not None else xyz
     if N > 0:
         args = dict(XYZ=xyz, F=feats, BIDX=bidx, SUM=mean, CNT=counts, N=N, C=C, stride_xyz=xyz.stride(0),
-                    stride_f=feats.stride(0), ny=ny, nx=nx, B=batch_size, x0=x0, y0=y0, z0=z0, z1=z1,
+                    stride_f=feats.stride(0), ny=ny, nx=nx, plane=ny * nx, B=batch_size, x0=x0, y0=y0, z0=z0, z1=z1,
                     vx=float(voxel_size[0]), vy=float(voxel_size[1]), HAS_BIDX=batch_idx is not None)
         grid = lambda meta: (triton.cdiv(N, meta["BLOCK_P"]),)
         launch(_tuned, _scatter_add, grid, args, config,
-               triton.Config({"BLOCK_P": 64, "BLOCK_C": max(2, min(16, next_pow2(C)))}, num_warps=4))
+               triton.Config({"BLOCK_P": 64}, num_warps=4))
     n_cells = mean.numel()
     if n_cells:
         dargs = dict(SUM=mean, CNT=counts, n_cells=n_cells, C=C, plane=ny * nx)
