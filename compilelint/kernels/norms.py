@@ -25,7 +25,7 @@ from ._common import launch, next_pow2
 
 __all__ = ["reference_layer_norm", "reference_rms", "layer_norm", "rms_norm", "CONFIGS", "MAX_FUSED_N"]
 
-MAX_FUSED_N = 65536
+MAX_FUSED_N = 32768
 
 
 def reference_layer_norm(x, weight=None, bias=None, eps=1e-5):
@@ -52,8 +52,7 @@ def _norm_fused(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
     cmask = cols < N
     mask = rmask[:, None] & cmask[None, :]
     rows64 = rows.to(tl.int64)
-    x = tl.load(X + rows64[:, None] * stride_xm + cols[None, :], mask=mask, other=0.0,
-                eviction_policy="evict_first").to(tl.float32)  # streamed once; keep L2 for w and b
+    x = tl.load(X + rows64[:, None] * stride_xm + cols[None, :], mask=mask, other=0.0).to(tl.float32)
     if IS_RMS:
         rstd = tl.math.rsqrt(tl.sum(x * x, axis=1) / N + eps)
         y = x * rstd[:, None]
@@ -63,10 +62,10 @@ def _norm_fused(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
         rstd = tl.math.rsqrt(tl.sum(xc * xc, axis=1) / N + eps)
         y = xc * rstd[:, None]
     if HAS_W:
-        w = tl.load(W + cols, mask=cmask, other=0.0, eviction_policy="evict_last").to(tl.float32)
+        w = tl.load(W + cols, mask=cmask, other=0.0).to(tl.float32)
         y = y * w[None, :]
     if HAS_B:
-        b = tl.load(B + cols, mask=cmask, other=0.0, eviction_policy="evict_last").to(tl.float32)
+        b = tl.load(B + cols, mask=cmask, other=0.0).to(tl.float32)
         y = y + b[None, :]
     tl.store(Y + rows64[:, None] * stride_ym + cols[None, :], y.to(Y.dtype.element_ty), mask=mask)
 
@@ -105,10 +104,8 @@ def _norm_chunked(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
 
 def _fused_configs():
     out = []
-    for elems in (1024, 2048, 4096, 8192, 16384, 32768, 65536):
-        for w in (4, 8, 16, 32):
-            if w == 32 and elems < 16384:
-                continue
+    for elems in (1024, 2048, 4096, 8192, 16384, 32768):
+        for w in (4, 8, 16):
             out.append(triton.Config({"ELEMS": elems}, num_warps=w))
     return out
 
@@ -125,7 +122,7 @@ def _prune(configs, named_args, **kwargs):
         if per_thread > 64 or per_thread < 2:
             continue
         keep.append(c)
-    return keep or [triton.Config({"ELEMS": bn}, num_warps=32 if bn >= 32768 else 16 if bn >= 16384 else 8)]
+    return keep or [triton.Config({"ELEMS": bn}, num_warps=16 if bn >= 16384 else 8)]
 
 
 CONFIGS = _fused_configs()
