@@ -240,7 +240,7 @@ def b_voxel(quick):
     feats = torch.randn(N, C, device="cuda")
     bidx = torch.randint(0, B, (N,), device="cuda")
     ny, nx = voxel_scatter.grid_shape(pc, vs)
-    mean = torch.empty(B, C, ny, nx, device="cuda")
+    mean = torch.empty(B, C, ny, nx, device="cuda", memory_format=torch.channels_last)
     counts = torch.empty(B, ny, nx, device="cuda", dtype=torch.int32)
     rm, rc = voxel_scatter.reference(xyz, feats, pc, vs, bidx, B)
     cref = torch.compile(voxel_scatter.reference)

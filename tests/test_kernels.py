@@ -255,17 +255,19 @@ VOXEL = (0.4, 0.5)
 def _check_voxel(N, C, B, dtype=torch.float32):
     lo = torch.tensor([-1.0, -5.0, -3.5])
     xyz = (torch.rand(N, 3) * torch.tensor([8.0, 10.0, 5.0]) + lo).to(DEV)  # some points outside the range
-    xyz[: N // 10, :2] = torch.tensor([0.4, 0.5])  # exactly on a bin edge
+    k = torch.randint(-2, 20, (N // 5, 2), device=DEV).float()  # on (or a rounding away from) bin edges
+    xyz[: N // 5, :2] = torch.tensor(PC_RANGE[:2], device=DEV) + k * torch.tensor(VOXEL, device=DEV)
     feats = torch.randn(N, C, device=DEV).to(dtype)
     bidx = torch.randint(0, B + 1, (N,), device=DEV) if B > 1 else None  # index B: dropped
     ny, nx = voxel.grid_shape(PC_RANGE, VOXEL)
-    mean = torch.full((B, C, ny, nx), float("nan"), device=DEV)
+    mean = torch.full((B, C, ny, nx), float("nan"), device=DEV).to(memory_format=torch.channels_last)
     counts = torch.full((B, ny, nx), -1, dtype=torch.int32, device=DEV)
     mean, counts = voxel.voxel_scatter_mean(xyz, feats, PC_RANGE, VOXEL, bidx, B, out=(mean, counts))
     rmean, rcounts = voxel.reference(xyz, feats.double(), PC_RANGE, VOXEL, bidx, B)
     assert torch.equal(counts.cpu(), rcounts.cpu())
     assert 0 < counts.sum().item() < N
     assert rel_err(mean, rmean) < 1e-5
+    assert mean.is_contiguous(memory_format=torch.channels_last)
 
 
 @pytest.mark.parametrize("N,C,B", [(500, 5, 2), (301, 20, 1), (1, 3, 1)])
