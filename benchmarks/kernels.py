@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import time
@@ -57,8 +56,8 @@ def add(kernel, shape, variant, ms, nbytes=None, flop=None, err=None, note=""):
     ROWS.append(row)
     rate = f"{row['TBps']:6.2f} TB/s" if nbytes is not None else f"{row['TFLOPs']:6.1f} TFLOP/s"
     e = f"  rel.err {err:.1e}" if err is not None else ""
-    print(f"  {kernel:16s} {shape:28s} {variant:22s} {ms:8.3f} ms  {rate}  {row['frac']*100:5.1f}% of ceiling{e} {note}",
-          flush=True)
+    print(f"  {kernel:16s} {shape:28s} {variant:22s} {ms:8.3f} ms  {rate}  {row['frac']*100:5.1f}% of ceiling"
+          f"{e} {note}", flush=True)
 
 
 def run_variants(kernel, shape, variants, ref_out, nbytes=None, flop=None, compare=None):

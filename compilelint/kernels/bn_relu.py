@@ -20,7 +20,7 @@ import torch.nn.functional as F
 import triton
 import triton.language as tl
 
-from ._common import launch
+from ._common import launch, next_pow2
 
 __all__ = ["reference", "fold_bn", "bn_relu", "CONFIGS"]
 
@@ -46,7 +46,7 @@ def fold_bn(weight, bias, running_mean, running_var, eps=1e-5, conv_bias=None):
 
 
 @triton.jit
-def _bn_relu_kernel(X, Y, SCALE, SHIFT, n_elements, C, INNER,
+def _bn_relu_kernel(X, Y, SCALE, SHIFT, n_elements, N_KEY, C, INNER,
                     CHANNEL_LAST: tl.constexpr, USE_INT64: tl.constexpr, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     if USE_INT64:
@@ -67,7 +67,8 @@ def _bn_relu_kernel(X, Y, SCALE, SHIFT, n_elements, C, INNER,
 
 CONFIGS = [triton.Config({"BLOCK": b}, num_warps=w) for b in (1024, 2048, 4096, 8192) for w in (4, 8)]
 _INTERP_CONFIG = triton.Config({"BLOCK": 256}, num_warps=4)
-_tuned = triton.autotune(CONFIGS, key=["n_elements", "CHANNEL_LAST"])(_bn_relu_kernel)
+# tuned per power-of-two bucket of the size (N_KEY, unused in the kernel): a new batch size re-uses the tuning
+_tuned = triton.autotune(CONFIGS, key=["N_KEY", "CHANNEL_LAST"])(_bn_relu_kernel)
 
 
 def bn_relu(x: torch.Tensor, scale: torch.Tensor, shift: torch.Tensor, out=None, config=None):
@@ -91,7 +92,7 @@ def bn_relu(x: torch.Tensor, scale: torch.Tensor, shift: torch.Tensor, out=None,
     n = x.numel()
     if n == 0:
         return out
-    args = dict(X=x, Y=out, SCALE=scale, SHIFT=shift, n_elements=n, C=C, INNER=max(inner, 1),
+    args = dict(X=x, Y=out, SCALE=scale, SHIFT=shift, n_elements=n, N_KEY=next_pow2(n), C=C, INNER=max(inner, 1),
                 CHANNEL_LAST=channel_last, USE_INT64=n + 16384 >= 2**31)
     grid = lambda meta: (triton.cdiv(n, meta["BLOCK"]),)
     launch(_tuned, _bn_relu_kernel, grid, args, config, _INTERP_CONFIG)

@@ -27,7 +27,7 @@ import torch
 import triton
 import triton.language as tl
 
-from ._common import launch
+from ._common import launch, next_pow2
 
 __all__ = ["reference", "attention", "CONFIGS", "flops"]
 
@@ -112,7 +112,7 @@ def _attn_fwd(Q, K, V, O, LENS, KPM, sm_scale,
               stride_vb, stride_vh, stride_vn, stride_vd,
               stride_ob, stride_oh, stride_om, stride_od,
               stride_pb, stride_pn,
-              H, SQ, SK,
+              H, SQ, SK, SQ_KEY, SK_KEY,
               HEAD_DIM: tl.constexpr, IS_CAUSAL: tl.constexpr, HAS_LENS: tl.constexpr, HAS_KPM: tl.constexpr,
               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
     tl.static_assert(BLOCK_M % BLOCK_N == 0)
@@ -189,7 +189,7 @@ def _attn_inner_tma(acc, l_i, m_i, q, desc_k, desc_v, b, h, lo, hi, offs_m, kv_l
 
 
 @triton.jit
-def _attn_fwd_tma(desc_q, desc_k, desc_v, desc_o, LENS, sm_scale, H, SQ, SK,
+def _attn_fwd_tma(desc_q, desc_k, desc_v, desc_o, LENS, sm_scale, H, SQ, SK, SQ_KEY, SK_KEY,
                   HEAD_DIM: tl.constexpr, IS_CAUSAL: tl.constexpr, HAS_LENS: tl.constexpr,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
     """Same function as _attn_fwd (no key-padding mask), tiles moved by the Hopper TMA unit through
@@ -232,7 +232,9 @@ def _cfg(bm, bn, w, s):
 CONFIGS = [_cfg(128, 64, 4, 3), _cfg(128, 64, 8, 3), _cfg(128, 128, 8, 2), _cfg(128, 128, 8, 3),
            _cfg(64, 64, 4, 3), _cfg(128, 32, 4, 4)]
 _INTERP_CONFIG = _cfg(32, 16, 4, 1)
-_tuned = triton.autotune(CONFIGS, key=["SQ", "SK", "HEAD_DIM", "IS_CAUSAL", "HAS_LENS", "HAS_KPM"])(_attn_fwd)
+# Tuned per power-of-two bucket of the lengths (SQ_KEY, SK_KEY; unused in the kernels), not per length:
+# variable-length inputs would otherwise re-run the autotuner for every new length.
+_tuned = triton.autotune(CONFIGS, key=["SQ_KEY", "SK_KEY", "HEAD_DIM", "IS_CAUSAL", "HAS_LENS", "HAS_KPM"])(_attn_fwd)
 
 
 def _tma_hook(nargs):
@@ -248,7 +250,7 @@ def _tma_cfg(c):
 
 
 TMA_CONFIGS = [_tma_cfg(c) for c in CONFIGS]
-_tuned_tma = triton.autotune(TMA_CONFIGS, key=["SQ", "SK", "HEAD_DIM", "IS_CAUSAL", "HAS_LENS"])(_attn_fwd_tma)
+_tuned_tma = triton.autotune(TMA_CONFIGS, key=["SQ_KEY", "SK_KEY", "HEAD_DIM", "IS_CAUSAL", "HAS_LENS"])(_attn_fwd_tma)
 
 
 def _tma_ok(*ts):
@@ -302,7 +304,7 @@ def attention(q, k, v, causal=False, kv_lens=None, key_padding_mask=None, sm_sca
                 stride_kb=k.stride(0), stride_kh=k.stride(1), stride_kn=k.stride(2), stride_kd=k.stride(3),
                 stride_vb=v.stride(0), stride_vh=v.stride(1), stride_vn=v.stride(2), stride_vd=v.stride(3),
                 stride_ob=out.stride(0), stride_oh=out.stride(1), stride_om=out.stride(2), stride_od=out.stride(3),
-                stride_pb=spb, stride_pn=spn, H=H, SQ=SQ, SK=SK,
+                stride_pb=spb, stride_pn=spn, H=H, SQ=SQ, SK=SK, SQ_KEY=next_pow2(SQ), SK_KEY=next_pow2(SK),
                 HEAD_DIM=D, IS_CAUSAL=bool(causal), HAS_LENS=kv_lens is not None,
                 HAS_KPM=key_padding_mask is not None)
     if B * H * SQ == 0:
@@ -315,7 +317,8 @@ def attention(q, k, v, causal=False, kv_lens=None, key_padding_mask=None, sm_sca
             return TensorDescriptor(t, list(t.shape), list(t.stride()), [1, 1, rows, D])
 
         targs = dict(desc_q=desc(q, 16), desc_k=desc(k, 16), desc_v=desc(v, 16), desc_o=desc(out, 16), LENS=lens,
-                     sm_scale=scale, H=H, SQ=SQ, SK=SK, HEAD_DIM=D, IS_CAUSAL=bool(causal),
+                     sm_scale=scale, H=H, SQ=SQ, SK=SK, SQ_KEY=next_pow2(SQ), SK_KEY=next_pow2(SK),
+                     HEAD_DIM=D, IS_CAUSAL=bool(causal),
                      HAS_LENS=kv_lens is not None)
         cfg = config if config is None else _tma_cfg(config)
         launch(_tuned_tma, _attn_fwd_tma, grid, targs, cfg, _tma_cfg(_INTERP_CONFIG))

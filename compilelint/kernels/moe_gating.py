@@ -34,7 +34,7 @@ def reference(logits, k=2, renormalize=True):
 
 
 @triton.jit
-def _topk_gating(L, W, I, T, E, stride_lt, n_in, n_out, K: tl.constexpr, RENORM: tl.constexpr,
+def _topk_gating(L, W, I, T, T_KEY, E, stride_lt, n_in, n_out, K: tl.constexpr, RENORM: tl.constexpr,
                  BLOCK_E: tl.constexpr, BLOCK_K: tl.constexpr, BLOCK_T: tl.constexpr, FLAT: tl.constexpr):
     pid = tl.program_id(0)
     rows = pid * BLOCK_T + tl.arange(0, BLOCK_T)
@@ -91,7 +91,9 @@ def _prune(configs, named_args, **kwargs):
     return keep
 
 
-_tuned = triton.autotune(CONFIGS, key=["T", "E", "K"], prune_configs_by={"early_config_prune": _prune})(_topk_gating)
+# tuned per power-of-two bucket of the token count (T_KEY, unused in the kernel), not per count
+_tuned = triton.autotune(CONFIGS, key=["T_KEY", "E", "K"], prune_configs_by={"early_config_prune": _prune})(
+    _topk_gating)
 
 
 def topk_gating(logits, k=2, renormalize=True, out=None, config=None):
@@ -113,7 +115,8 @@ def topk_gating(logits, k=2, renormalize=True, out=None, config=None):
         w, idx = out
     if T == 0:
         return w, idx
-    args = dict(L=x, W=w, I=idx, T=T, E=E, stride_lt=x.stride(0), n_in=T * E, n_out=T * k, K=k, RENORM=bool(renormalize),
+    args = dict(L=x, W=w, I=idx, T=T, T_KEY=next_pow2(T), E=E, stride_lt=x.stride(0), n_in=T * E, n_out=T * k,
+                K=k, RENORM=bool(renormalize),
                 BLOCK_E=max(next_pow2(E), 2), BLOCK_K=max(next_pow2(k), 2))
     grid = lambda meta: (triton.cdiv(T, meta["BLOCK_T"]),)
     flat = E == args["BLOCK_E"] and x.stride(0) == E
