@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+import warnings
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -529,7 +530,9 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
     if module_name is None:
         module_name, is_package = module_name_for(path)
     try:
-        module = cst.parse_module(source)
+        with warnings.catch_warnings():  # Python's own SyntaxWarnings about user code are not ours to print
+            warnings.simplefilter("ignore")
+            module = cst.parse_module(source)
     except cst.ParserSyntaxError as err:
         return _syntax_error(path, err.raw_line, err.raw_column, str(err).splitlines()[0] if str(err) else "syntax error")
     except (RecursionError, MemoryError) as err:
