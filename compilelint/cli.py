@@ -68,6 +68,7 @@ def main() -> None:
               help="Files over this many MB are reported as E004 and not parsed (0: no limit).")
 @click.option("--sarif-category", default="compilelint/static", show_default=True,
               help="SARIF automationDetails id, so several uploads do not replace each other.")
+@click.option("--torch-version", help='The torch version your code runs on, e.g. "2.11" (default from config, else 2.13).')
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place, then report what remains.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe (with --fix or --diff).")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff; change nothing.")
@@ -84,7 +85,7 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
           exclude: tuple[str, ...], force_exclude: bool, exit_zero: bool, statistics: bool, show_source: bool,
           file_timeout: float, max_file_size: float, sarif_category: str, fix: bool, unsafe_fixes: bool,
           show_diff: bool, baseline: str | None, write_baseline: str | None, add_noqa: bool, no_cache: bool,
-          cache_dir: str | None, shard: str | None) -> None:
+          cache_dir: str | None, shard: str | None, torch_version: str | None) -> None:
     """Lint PATHS (files or folders; default: the current folder). Never imports or runs them."""
     from compilelint.engine import lint
 
@@ -100,6 +101,8 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
     config.exclude += list(exclude)
     if targets:
         config.targets = list(targets)
+    if torch_version:
+        config.torch_version = torch_version
     shard_spec = _parse_shard(shard) if shard else None
     if not no_cache and cache_dir is None:
         cache_dir = os.path.join(config.root, ".compilelint_cache")

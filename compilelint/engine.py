@@ -42,7 +42,22 @@ def selected_rules(config: Config) -> list[str]:
     chosen = select_codes(codes, config.select) | select_codes(codes, config.extend_select)
     chosen -= select_codes(codes, config.ignore)
     enabled_targets = set(config.targets)
-    return sorted(c for c in chosen if set(rules[c].targets) & enabled_targets or not rules[c].targets)
+    return sorted(c for c in chosen if (set(rules[c].targets) & enabled_targets or not rules[c].targets)
+                  and applies_to_torch(rules[c], config.torch_version))
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split(".")[:2] if p.isdigit())
+
+
+def applies_to_torch(rule: type[Rule], version: str) -> bool:
+    """Whether a rule's claim holds for the project's torch version (its min_torch/max_torch range)."""
+    v = _version(version)
+    if rule.min_torch and v < _version(rule.min_torch):
+        return False
+    if rule.max_torch and v > _version(rule.max_torch):
+        return False
+    return True
 
 
 class _FileTimeout(Exception):
