@@ -167,7 +167,14 @@ def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: f
     extra: list[Finding] = []
     for run in runs:
         extra.extend(runtime_only(run, statics, user_file))
-    extra = [f for f in extra if not _suppressed(f)]
+    unique: dict[tuple, Finding] = {}
+    for f in extra:  # the same event seen by several targets (a shared helper): one finding, all evidence
+        key = (f.code, os.path.realpath(f.path), f.line, f.message)
+        if key in unique:
+            unique[key].evidence.extend(e for e in f.evidence if e not in unique[key].evidence)
+        else:
+            unique[key] = f
+    extra = [f for f in unique.values() if not _suppressed(f)]
     for f in extra:
         f.path = _display_path(f.path) if os.path.isabs(f.path) else f.path
     findings = sorted(statics + extra, key=Finding.sort_key)
