@@ -95,6 +95,11 @@ class RuleContext:
     def parent(self) -> cst.CSTNode | None:
         return self.ancestors[-1] if self.ancestors else None
 
+    @property
+    def module(self) -> cst.Module:
+        """The parsed file (for facts about module-level names)."""
+        return self._analyzer.module
+
     def code_for(self, node: cst.CSTNode) -> str:
         return self._analyzer.module.code_for_node(node)
 
