@@ -41,7 +41,6 @@ BUILTIN_UNSUPPORTED: dict[str, str] = {
     "map": "use a list comprehension",
     "filter": "use a loop (comprehension `if` clauses do not script either)",
     "reversed": "index backwards with `range(len(xs) - 1, -1, -1)`",
-    "frozenset": "use a list or a dict",
     "bytes": "use a str or a tensor of uint8",
     "memoryview": "use a tensor",
     "object": "use `None` or a typed value as the sentinel",

@@ -1,0 +1,91 @@
+"""TS114: star-unpacking TorchScript cannot size statically."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.tensors import Kind
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+
+class StarUnpacking(Rule):
+    code = "TS114"
+    name = "star-unpacking-in-torchscript"
+    family = "torchscript"
+    targets = ("torchscript",)
+    severity = "error"
+    message = ("TorchScript cannot star-unpack a list here (`{form}`): its length is not static; index "
+               "explicitly or pass the list itself (`x.view(shape)`, `x.permute(dims)`)")
+    doc = RuleDoc(
+        what="Flags starred assignment targets (`a, *rest = xs`), starred items in list/tuple displays "
+             "(`[*a, 3]`, `(*x.shape[:-1], 3)`), and `*` call arguments that are lists or tensor shapes "
+             "(`x.view(*x.shape)`) in code `torch.jit.script` compiles.",
+        why="Scripting fails with `cannot statically infer the expected size of a list in this context`. "
+            "Star-unpacking a tuple into a call (`f(*pair)`) scripts and is not flagged.",
+        example="b, *rest = x.shape\ny = x.view(*x.shape[:-1], 2, -1)",
+        use_instead="b = x.shape[0]\ny = x.view(x.shape[:-1] + [2, -1])",
+    )
+    bad = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        a, *rest = [x, x, x]  # <-
+        return a
+'''),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x.view(*x.shape)  # <-
+'''),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        shape = (*x.shape[:-1], 3)  # <-
+        return x.view(shape)
+'''),
+    )
+    good = (
+        Example('''
+import torch
+def add(a: torch.Tensor, b: torch.Tensor):
+    return a + b
+class M(torch.nn.Module):
+    def forward(self, x):
+        a = [x, x, x][0]
+        pair = (x, x)
+        y = add(*pair)
+        return y.view(x.shape[:-1] + [3])
+''', check="script-call"),
+    )
+
+    def visit_Assign(self, node: cst.Assign, ctx) -> None:  # noqa: ANN001
+        if ctx.function is None:
+            return
+        for target in node.targets:
+            t = target.target
+            if isinstance(t, (cst.Tuple, cst.List)) and any(isinstance(e, cst.StarredElement) for e in t.elements):
+                ctx.report(t, self.message.format(form="a, *rest = ..."))
+
+    def _display(self, node: cst.Tuple | cst.List, ctx) -> None:  # noqa: ANN001
+        if ctx.function is None or not any(isinstance(e, cst.StarredElement) for e in node.elements):
+            return
+        parent = ctx.parent
+        if isinstance(parent, (cst.AssignTarget, cst.For, cst.CompFor)) or (
+                isinstance(parent, cst.Del)):
+            return  # targets are visit_Assign's (a starred `for` target scripts)
+        ctx.report(node, self.message.format(form="[*a, b]"))
+
+    def visit_Tuple(self, node: cst.Tuple, ctx) -> None:  # noqa: ANN001
+        self._display(node, ctx)
+
+    def visit_List(self, node: cst.List, ctx) -> None:  # noqa: ANN001
+        self._display(node, ctx)
+
+    def visit_Arg(self, node: cst.Arg, ctx) -> None:  # noqa: ANN001
+        if ctx.function is None or node.star != "*":
+            return
+        value = node.value
+        if isinstance(value, (cst.List, cst.ListComp)) or ctx.facts.kind(value) is Kind.SHAPE:
+            ctx.report(node, self.message.format(form="f(*xs)"))
