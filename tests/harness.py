@@ -54,10 +54,25 @@ def load_entry(path: Path, example: Example):  # noqa: ANN201
     return obj, inputs
 
 
+def deprecation_verdict(path: Path, example: Example) -> tuple[bool, str]:
+    """check="deprecation": importing the example and calling `entry` on the first input set emits a
+    DeprecationWarning from torch.jit (torch.jit.script / torch.jit.trace are deprecated in 2.13)."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        obj, inputs = load_entry(path, example)
+        obj(*inputs[0])
+    hits = [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning) and "torch.jit" in str(w.message)]
+    return bool(hits), f"deprecation warnings: {hits[:2]}" if hits else "no torch.jit DeprecationWarning"
+
+
 def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool, str]:
     """(claim holds for this example as bad, explanation) — for a good example the caller expects False."""
     from compilelint.runtime_probe import observe
 
+    if example.check == "deprecation":
+        return deprecation_verdict(path, example)
     obj, inputs = load_entry(path, example)
     family = rule.family
     check = example.check or {"torchscript": "script", "annotations": "script", "trace": "trace",
