@@ -169,3 +169,84 @@ def is_load(node: cst.Name, parent: cst.CSTNode | None) -> bool:
     if isinstance(parent, cst.ExceptHandler):
         return parent.type is node
     return True
+
+
+# -- code TorchScript does not compile: branches guarded by torch.jit.is_scripting() -------------------
+# TorchScript parses a whole function first (syntax it has no node for fails everywhere: `try`, set
+# literals, f-string specs, ...), then emits only the live side of `if torch.jit.is_scripting()`: calls,
+# lookups and types in `if not torch.jit.is_scripting():` (or after `if torch.jit.is_scripting(): return`)
+# are never compiled. Verified on torch 2.13 (`x.data_ptr()`, numpy, `del self.k`, `print(sep=)`, ...).
+
+def _is_scripting_call(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Call) and not expr.args:
+        func = expr.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "is_scripting":
+            return True
+        if isinstance(func, cst.Name) and func.value == "is_scripting":
+            return True
+    return False
+
+
+def _scripting_test(test: cst.BaseExpression) -> bool | None:
+    """True for `torch.jit.is_scripting()`, False for `not torch.jit.is_scripting()`, else None."""
+    if _is_scripting_call(test):
+        return True
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and _is_scripting_call(test.expression):
+        return False
+    return None
+
+
+def _returns(block: cst.BaseSuite) -> bool:
+    body = block.body if isinstance(block, cst.IndentedBlock) else [block]
+    last = body[-1] if body else None
+    if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
+    return False
+
+
+_GUARDED: dict[int, tuple[cst.CSTNode, bool]] = {}
+
+
+def mentions_is_scripting(fn: cst.FunctionDef) -> bool:
+    hit = _GUARDED.get(id(fn))
+    if hit is not None and hit[0] is fn:
+        return hit[1]
+
+    class _Find(cst.CSTVisitor):
+        found = False
+
+        def visit_Call(self, node: cst.Call) -> bool:
+            if _is_scripting_call(node):
+                _Find.found = True
+            return not _Find.found
+
+    finder = _Find()
+    _Find.found = False
+    fn.visit(finder)
+    if len(_GUARDED) > 4096:
+        _GUARDED.clear()
+    _GUARDED[id(fn)] = (fn, _Find.found)
+    return _Find.found
+
+
+def dead_when_scripting(ancestors: list[cst.CSTNode], function: cst.FunctionDef | None) -> bool:
+    """Whether the node under `ancestors` sits where TorchScript does not compile (see above)."""
+    if function is None or not mentions_is_scripting(function):
+        return False
+    for i, anc in enumerate(ancestors[:-1] if len(ancestors) > 1 else ancestors):
+        child = ancestors[i + 1] if i + 1 < len(ancestors) else None
+        if isinstance(anc, cst.If) and child is not None and child is not anc.test:
+            polarity = _scripting_test(anc.test)
+            in_else = child is anc.orelse
+            if polarity is False and not in_else:
+                return True
+            if polarity is True and in_else:
+                return True
+        body = getattr(anc, "body", None)
+        if isinstance(body, cst.IndentedBlock) and child is not None and child in body.body:
+            for stmt in body.body:
+                if stmt is child:
+                    break
+                if isinstance(stmt, cst.If) and _scripting_test(stmt.test) is True and _returns(stmt.body):
+                    return True
+    return False

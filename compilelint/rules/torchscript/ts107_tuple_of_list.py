@@ -4,10 +4,11 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class TupleOfList(Rule):
+class TupleOfList(SemanticScriptRule):
     code = "TS107"
     name = "tuple-of-list-in-torchscript"
     family = "torchscript"

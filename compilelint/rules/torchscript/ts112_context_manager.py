@@ -4,7 +4,8 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.script_support import SUPPORTED_CONTEXT_MANAGERS
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 # Verified to fail in a `with` (torch 2.13): their fixes.
 _KNOWN = {
@@ -20,7 +21,7 @@ _KNOWN = {
 }
 
 
-class UnsupportedContextManager(Rule):
+class UnsupportedContextManager(SemanticScriptRule):
     code = "TS112"
     name = "unsupported-context-manager-in-torchscript"
     family = "torchscript"

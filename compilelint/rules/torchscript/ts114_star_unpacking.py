@@ -4,10 +4,11 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class StarUnpacking(Rule):
+class StarUnpacking(SemanticScriptRule):
     code = "TS114"
     name = "star-unpacking-in-torchscript"
     family = "torchscript"
@@ -20,7 +21,8 @@ class StarUnpacking(Rule):
              "(`[*a, 3]`, `(*x.shape[:-1], 3)`), and `*` call arguments that are lists or tensor shapes "
              "(`x.view(*x.shape)`) in code `torch.jit.script` compiles.",
         why="Scripting fails with `cannot statically infer the expected size of a list in this context`. "
-            "Star-unpacking a tuple into a call (`f(*pair)`) scripts and is not flagged.",
+            "Star-unpacking a tuple (`f(*pair)`, `(2, *self.kernel)`, `a, *rest = (x, y, z)`) scripts and is "
+            "not flagged; neither is a value whose type is not known to be a list.",
         example="b, *rest = x.shape\ny = x.view(*x.shape[:-1], 2, -1)",
         use_instead="b = x.shape[0]\ny = x.view(x.shape[:-1] + [2, -1])",
     )
@@ -56,7 +58,11 @@ class M(torch.nn.Module):
         a = [x, x, x][0]
         pair = (x, x)
         y = add(*pair)
-        return y.view(x.shape[:-1] + [3])
+        t = (3, 1)
+        b, *rest = (x, x, x)
+        if not torch.jit.is_scripting():
+            y = y.view(*x.shape)
+        return y.view(x.shape[:-1] + [3]).view([-1, *t])
 ''', check="script-call"),
     )
 
@@ -65,11 +71,13 @@ class M(torch.nn.Module):
             return
         for target in node.targets:
             t = target.target
-            if isinstance(t, (cst.Tuple, cst.List)) and any(isinstance(e, cst.StarredElement) for e in t.elements):
+            if isinstance(t, (cst.Tuple, cst.List)) and any(isinstance(e, cst.StarredElement) for e in t.elements) \
+                    and self._is_list(node.value, ctx):
                 ctx.report(t, self.message.format(form="a, *rest = ..."))
 
     def _display(self, node: cst.Tuple | cst.List, ctx) -> None:  # noqa: ANN001
-        if ctx.function is None or not any(isinstance(e, cst.StarredElement) for e in node.elements):
+        if ctx.function is None or not any(isinstance(e, cst.StarredElement) and self._is_list(e.value, ctx)
+                                           for e in node.elements):
             return
         parent = ctx.parent
         if isinstance(parent, (cst.AssignTarget, cst.For, cst.CompFor)) or (
@@ -86,6 +94,11 @@ class M(torch.nn.Module):
     def visit_Arg(self, node: cst.Arg, ctx) -> None:  # noqa: ANN001
         if ctx.function is None or node.star != "*":
             return
-        value = node.value
-        if isinstance(value, (cst.List, cst.ListComp)) or ctx.facts.kind(value) is Kind.SHAPE:
+        if self._is_list(node.value, ctx):
             ctx.report(node, self.message.format(form="f(*xs)"))
+
+    @staticmethod
+    def _is_list(value: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
+        """A list in TorchScript: a list display/comprehension, a shape (`List[int]`), a list of tensors.
+        Tuples unpack fine (their length is static), so unknown values are not flagged."""
+        return isinstance(value, (cst.List, cst.ListComp)) or ctx.facts.kind(value) is Kind.SHAPE

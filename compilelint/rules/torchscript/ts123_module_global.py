@@ -4,10 +4,11 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.script_support import is_load, module_constants
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class ModuleGlobal(Rule):
+class ModuleGlobal(SemanticScriptRule):
     code = "TS123"
     name = "module-global-in-torchscript"
     family = "torchscript"

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class NumpyCall(Rule):
+class NumpyCall(SemanticScriptRule):
     code = "TS125"
     name = "numpy-call-in-torchscript"
     family = "torchscript"
@@ -44,7 +45,9 @@ import numpy as np
 import torch
 class M(torch.nn.Module):
     def forward(self, x):
-        return torch.clamp(x, 0, 1) * math.sqrt(2.0) * np.pi
+        if torch.jit.is_scripting():
+            return torch.clamp(x, 0, 1) * math.sqrt(2.0) * np.pi
+        return torch.from_numpy(np.clip(x.numpy(), 0, 1))
 ''', check="script-call"),
     )
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class TensorNumpy(Rule):
+class TensorNumpy(SemanticScriptRule):
     code = "TS126"
     name = "tensor-numpy-in-torchscript"
     family = "torchscript"

@@ -4,14 +4,15 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.script_support import MATH_UNSUPPORTED
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 _FIXES = {"log2": "math.log(v, 2.0)", "isclose": "abs(a - b) <= tol", "prod": "a loop, or `torch.prod(torch.tensor(xs))`",
           "hypot": "math.sqrt(a * a + b * b)", "trunc": "int(v)", "exp2": "2.0 ** v", "cbrt": "v ** (1.0 / 3.0)",
           "isqrt": "int(math.sqrt(n))", "fsum": "sum(xs)"}
 
 
-class MathUnsupported(Rule):
+class MathUnsupported(SemanticScriptRule):
     code = "TS127"
     name = "math-unsupported-in-torchscript"
     family = "torchscript"

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class TimeModule(Rule):
+class TimeModule(SemanticScriptRule):
     code = "TS129"
     name = "python-time-in-torchscript"
     family = "torchscript"

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class OsEnviron(Rule):
+class OsEnviron(SemanticScriptRule):
     code = "TS130"
     name = "os-environ-in-torchscript"
     family = "torchscript"

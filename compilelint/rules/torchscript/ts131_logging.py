@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 _METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "getLogger"}
 
@@ -21,7 +22,7 @@ def _module_loggers(module: cst.Module, qualify) -> set[str]:  # noqa: ANN001
     return names
 
 
-class LoggingCall(Rule):
+class LoggingCall(SemanticScriptRule):
     code = "TS131"
     name = "logging-in-torchscript"
     family = "torchscript"

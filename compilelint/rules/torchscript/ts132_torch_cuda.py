@@ -4,10 +4,11 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.script_support import CUDA_UNSUPPORTED
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class TorchCudaQuery(Rule):
+class TorchCudaQuery(SemanticScriptRule):
     code = "TS132"
     name = "torch-cuda-query-in-torchscript"
     family = "torchscript"

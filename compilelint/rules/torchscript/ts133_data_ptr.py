@@ -4,10 +4,11 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class DataPtr(Rule):
+class DataPtr(SemanticScriptRule):
     code = "TS133"
     name = "data-ptr-in-torchscript"
     family = "torchscript"
@@ -37,6 +38,8 @@ import torch
 class M(torch.nn.Module):
     def forward(self, x):
         key = x.shape
+        if not torch.jit.is_scripting():
+            key = x.data_ptr()
         return x * 2
 ''', check="script-call"),
     )

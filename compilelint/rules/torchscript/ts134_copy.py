@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class CopyModule(Rule):
+class CopyModule(SemanticScriptRule):
     code = "TS134"
     name = "copy-module-in-torchscript"
     family = "torchscript"

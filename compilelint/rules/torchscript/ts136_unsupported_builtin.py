@@ -4,10 +4,11 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.script_support import BUILTIN_UNSUPPORTED
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class UnsupportedBuiltin(Rule):
+class UnsupportedBuiltin(SemanticScriptRule):
     code = "TS136"
     name = "unsupported-builtin-in-torchscript"
     family = "torchscript"

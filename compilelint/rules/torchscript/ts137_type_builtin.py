@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class TypeBuiltin(Rule):
+class TypeBuiltin(SemanticScriptRule):
     code = "TS137"
     name = "type-builtin-in-torchscript"
     family = "torchscript"

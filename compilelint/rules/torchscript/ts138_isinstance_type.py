@@ -4,10 +4,11 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.script_support import ISINSTANCE_BARE_GENERICS, ISINSTANCE_UNSUPPORTED
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class IsinstanceType(Rule):
+class IsinstanceType(SemanticScriptRule):
     code = "TS138"
     name = "isinstance-type-in-torchscript"
     family = "torchscript"

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class SuperCall(Rule):
+class SuperCall(SemanticScriptRule):
     code = "TS139"
     name = "super-call-in-torchscript"
     family = "torchscript"

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
 def _class_attrs(cls: cst.ClassDef) -> set[str]:
@@ -18,7 +19,7 @@ def _class_attrs(cls: cst.ClassDef) -> set[str]:
     return names - {"__constants__", "__annotations__"}
 
 
-class ClassAttribute(Rule):
+class ClassAttribute(SemanticScriptRule):
     code = "TS140"
     name = "class-attribute-in-torchscript"
     family = "torchscript"

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 _UNUSED = {"torch.jit.unused"}
 
 
-class UnusedCall(Rule):
+class UnusedCall(SemanticScriptRule):
     code = "TS141"
     name = "unused-called-in-torchscript"
     family = "torchscript"

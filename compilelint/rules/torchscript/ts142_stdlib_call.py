@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 # Module (or module.function) prefix -> fix. Each verified on torch 2.13 (tests/test_torchscript_tables.py).
 STDLIB_UNSUPPORTED = {
@@ -21,7 +22,7 @@ STDLIB_UNSUPPORTED = {
 }
 
 
-class StdlibCall(Rule):
+class StdlibCall(SemanticScriptRule):
     code = "TS142"
     name = "python-library-call-in-torchscript"
     family = "torchscript"

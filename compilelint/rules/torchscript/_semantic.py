@@ -1,0 +1,26 @@
+"""Base for TorchScript rules about what the compiler *emits* (calls, lookups, types), as opposed to
+syntax its parser rejects everywhere. TorchScript does not emit code in `if not torch.jit.is_scripting():`
+branches (or after `if torch.jit.is_scripting(): return ...`), so such rules skip nodes there."""
+from __future__ import annotations
+
+import functools
+
+from compilelint.analysis.script_support import dead_when_scripting
+from compilelint.rules.base import Rule
+
+
+def _guard(visit):  # noqa: ANN001, ANN202
+    @functools.wraps(visit)
+    def guarded(self, node, ctx):  # noqa: ANN001, ANN202
+        if dead_when_scripting([*ctx.ancestors, node], ctx.function):
+            return None
+        return visit(self, node, ctx)
+    return guarded
+
+
+class SemanticScriptRule(Rule):
+    def __init_subclass__(cls, **kwargs) -> None:  # noqa: ANN003
+        super().__init_subclass__(**kwargs)
+        for name, value in list(vars(cls).items()):
+            if name.startswith("visit_") and callable(value):
+                setattr(cls, name, _guard(value))
