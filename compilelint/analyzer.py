@@ -17,6 +17,7 @@ import libcst as cst
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of
+from compilelint.analysis.script_support import dead_when_scripting
 from compilelint.analysis.tensors import ClassFacts, FunctionFacts, Kind, annotation_kind
 from compilelint.findings import Finding, Fix
 from compilelint.rules.base import Rule
@@ -238,6 +239,7 @@ class FileAnalyzer:
         ctx.facts.returns_tensor = set(self._returns_tensor) | (class_returns or set())
         ctx.facts.bind_params(node, assume_tensor=True)
         self._current_calls = info.calls
+        self._current_info = info
         for rule in self.rules:
             ctx.rule = rule
             rule.begin_function(ctx)
@@ -449,10 +451,13 @@ class FileAnalyzer:
         func = call.func
         qualified = qualify(func, self.ctx.facts.aliases)
         if self._current_calls is not None:
+            calls = self._current_calls
+            if dead_when_scripting([*self.ctx.ancestors, call], self.ctx.function):
+                calls = self._current_info.unscripted_calls
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
-                self._current_calls.append(("self", func.attr.value))
+                calls.append(("self", func.attr.value))
             elif qualified is not None:
-                self._current_calls.append(("name", qualified))
+                calls.append(("name", qualified))
         kind = COMPILE_CALLS.get(qualified or "")
         if kind is not None and call.args:
             target = call.args[0].value

@@ -144,3 +144,37 @@ class M(torch.nn.Module):
 ''')
     found = _lint(tmp_path, source)
     assert found == [("TS141", "        return self.slow(x)")]
+
+
+def test_code_torchscript_skips_under_is_scripting_guards(tmp_path):
+    # TorchScript parses the whole body (syntax like `try` fails everywhere) but emits only the live side
+    # of `torch.jit.is_scripting()`: calls and lookups there, and the helpers they reach, are not compiled.
+    source = textwrap.dedent('''
+import torch
+import numpy as np
+def py_only(x):
+    key = id(x)
+    return np.asarray(x)
+def shared(x):
+    return x * float(np.sqrt(2.0))
+class M(torch.nn.Module):
+    def forward(self, x):
+        if not torch.jit.is_scripting():
+            y = py_only(x)
+            p = x.data_ptr()
+            s = {1, 2}
+        if torch.jit.is_scripting():
+            y = x
+        else:
+            y = np.abs(x)
+        y = shared(x)
+        if torch.jit.is_scripting():
+            return y
+        return torch.from_numpy(np.abs(x.numpy()))
+''')
+    found = _lint_contexts(tmp_path, source)
+    # The set literal is syntax (reported); `shared` is reached from live code (reported); `py_only` is
+    # reached only from the guarded branch, numpy calls there are not reported. `x.data_ptr()` and
+    # `x.numpy()` there are still reported: they also target torch.export, which runs those branches.
+    assert found == [("TS116", "M.forward"), ("TS125", "shared"), ("TS126", "M.forward"),
+                     ("TS133", "M.forward")], found

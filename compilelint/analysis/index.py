@@ -21,6 +21,9 @@ class FunctionInfo:
     decorators: list[str] = field(default_factory=list)  # qualified dotted names
     # What this function calls: ("self", method) for self.method(...), ("name", qualified) otherwise.
     calls: list[tuple[str, str]] = field(default_factory=list)
+    # Calls made only where TorchScript does not compile (`if not torch.jit.is_scripting():` branches):
+    # they reach their callees for every compile path except TorchScript.
+    unscripted_calls: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass

@@ -17,7 +17,8 @@ from compilelint.analysis.index import FunctionInfo, RepoIndex
 ALL_TARGETS = frozenset({"torchscript", "trace", "dynamo", "export", "recompile"})
 DYNAMO_TARGETS = frozenset({"dynamo", "recompile"})
 
-SCRIPT_EXEMPT = {"torch.jit.ignore", "torch.jit.unused", "torch.jit._script.ignore"}
+SCRIPT_EXEMPT = {"torch.jit.ignore", "torch.jit.unused", "torch.jit._script.ignore",
+                 "torch._jit_internal.ignore", "torch._jit_internal.unused"}
 DYNAMO_EXEMPT = {"torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo"}
 SCRIPT_ENTRY = {"torch.jit.script", "torch.jit.export", "torch.jit.script_method"}
 DYNAMO_ENTRY = {"torch.compile", "torch._dynamo.optimize"}
@@ -91,7 +92,8 @@ def compute_scope(index: RepoIndex) -> dict[str, frozenset[str]]:
         module, _, local = key.partition(":")
         class_key = f"{module}:{local.split('.')[0]}" if "." in local else None
         summary = index.modules.get(module)
-        for kind, name in fn.calls:
+        unscripted = len(fn.calls)
+        for i, (kind, name) in enumerate([*fn.calls, *fn.unscripted_calls]):
             callee: str | None = None
             if kind == "self" and class_key is not None:
                 found = index.find_method(class_key, name)
@@ -105,5 +107,5 @@ def compute_scope(index: RepoIndex) -> dict[str, frozenset[str]]:
                     resolved = index.resolve(name)
                     callee = resolved if resolved in index.functions else None
             if callee is not None:
-                add(callee, targets)
+                add(callee, targets - {"torchscript"} if i >= unscripted else targets)
     return scope

@@ -12,7 +12,8 @@ from compilelint.rules.base import Rule
 def _guard(visit):  # noqa: ANN001, ANN202
     @functools.wraps(visit)
     def guarded(self, node, ctx):  # noqa: ANN001, ANN202
-        if dead_when_scripting([*ctx.ancestors, node], ctx.function):
+        # A rule that also targets another path (torch.export runs those branches) keeps the finding.
+        if tuple(self.targets) == ("torchscript",) and dead_when_scripting([*ctx.ancestors, node], ctx.function):
             return None
         return visit(self, node, ctx)
     return guarded
