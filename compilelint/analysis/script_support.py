@@ -52,8 +52,10 @@ ISINSTANCE_UNSUPPORTED = frozenset({
     "typing.Callable", "typing.Mapping", "typing.Sequence", "typing.Iterable", "typing.MutableMapping",
     "collections.abc.Callable", "collections.abc.Mapping", "collections.abc.Sequence", "collections.abc.Iterable",
     "collections.abc.MutableMapping",
-    "torch.Size", "torch.nn.Module", "torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.Sequential",
+    "torch.Size",
 })
+# Not listed: `torch.nn.Module`/`ModuleList`/`Sequential`. They fail in a fresh process ("Unknown type name
+# 'torch.nn.ModuleList'") but script once a module holding one has been scripted: not a stable claim.
 # Bare generics without element types: "Attempted to use List without a contained type".
 ISINSTANCE_BARE_GENERICS = frozenset({"typing.List", "typing.Dict", "typing.Tuple"})
 

@@ -12,11 +12,11 @@ class SetInScript(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    has_fix = True
+    has_fix = False  # a fix is offered only for some forms (see `what`)
     message = ("TorchScript has no set type ({form}); use a list or tuple for membership tests, or a "
                "`Dict[K, bool]` for a set that grows")
     doc = RuleDoc(
-        what="Flags set literals, set comprehensions and `set(...)` calls in code `torch.jit.script` compiles.",
+        what="Flags set literals, set comprehensions and `set(...)` calls in code `torch.jit.script` compiles. A fix (list instead of set) is offered for set literals in `in` tests.",
         why="Scripting fails with `Set aren't supported` / `SetComp aren't supported`, and `set(...)` is not "
             "a known builtin.",
         example="if x.dim() in {3, 4}:",

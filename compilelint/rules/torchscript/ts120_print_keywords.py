@@ -13,11 +13,11 @@ class PrintKeywords(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    has_fix = True
+    has_fix = False  # a fix is offered only for some forms (see `what`)
     message = ("TorchScript's `print` takes no keyword arguments (`{kw}=`); {fix}")
     doc = RuleDoc(
         what="Flags `print(...)` calls with keyword arguments (`sep=`, `end=`, `file=`, `flush=`) in code "
-             "`torch.jit.script` compiles.",
+             "`torch.jit.script` compiles. An unsafe fix (drop `sep=`/`end=`/`flush=`) is offered when `file=` is absent.",
         why="Scripting fails with `print doesn't accept any keyword arguments` (`file=sys.stderr` fails on "
             "the stream object first). A plain `print(a, b)` scripts.",
         example='print("loss", loss, sep=": ")',

@@ -12,12 +12,12 @@ class FStringFormat(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    has_fix = True
+    has_fix = False  # a fix is offered only for some forms (see `what`)
     message = ("TorchScript f-strings take plain `{{expr}}` only, not {form}; drop it, or use "
                "`\"{{:.2f}}\".format(v)`")
     doc = RuleDoc(
         what="Flags f-string replacement fields with a format spec (`{v:.2f}`), a conversion (`{v!r}`) or the "
-             "`=` specifier (`{v=}`) in code `torch.jit.script` compiles.",
+             "`=` specifier (`{v=}`) in code `torch.jit.script` compiles. A fix is offered for `!s` (the default conversion).",
         why="Scripting fails with `Don't support formatting in JoinedStr` / `Don't support conversion in "
             "JoinedStr`. Plain f-strings and `str.format` with specs script.",
         example='msg = f"loss {loss:.3f}"',

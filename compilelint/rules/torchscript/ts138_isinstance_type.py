@@ -18,7 +18,7 @@ class IsinstanceType(SemanticScriptRule):
     doc = RuleDoc(
         what="Flags `isinstance` checks against types TorchScript does not know: `dict`, `set`, `frozenset`, "
              "`bytes`, `type`, `object`, `Callable`, `typing`/`collections.abc` protocols (`Mapping`, "
-             "`Sequence`, ...), `torch.Size`, `nn.Module`/`nn.ModuleList`, numpy types, and bare `List`/`Dict`/"
+             "`Sequence`, ...), `torch.Size`, numpy types, and bare `List`/`Dict`/"
              "`Tuple` without element types.",
         why="Scripting fails with `Unknown type name 'dict'` (numpy: `Unknown type name 'np.ndarray'`; bare "
             "generics: `Attempted to use List without a contained type`). `isinstance(x, (list, tuple))`, "
