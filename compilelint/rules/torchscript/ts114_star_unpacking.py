@@ -47,6 +47,13 @@ class M(torch.nn.Module):
         shape = (*x.shape[:-1], 3)  # <-
         return x.view(shape)
 '''),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        dims = [1, 0]
+        return x.permute(*dims)  # <-
+'''),
     )
     good = (
         Example('''
@@ -66,9 +73,19 @@ class M(torch.nn.Module):
 ''', check="script-call"),
     )
 
+    def begin_function(self, ctx) -> None:  # noqa: ANN001
+        self._lists: set[str] = set()  # local names last bound to a list display / comprehension
+
     def visit_Assign(self, node: cst.Assign, ctx) -> None:  # noqa: ANN001
         if ctx.function is None:
             return
+        lists = getattr(self, "_lists", set())
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                if isinstance(node.value, (cst.List, cst.ListComp)):
+                    lists.add(target.target.value)
+                else:
+                    lists.discard(target.target.value)
         for target in node.targets:
             t = target.target
             if isinstance(t, (cst.Tuple, cst.List)) and any(isinstance(e, cst.StarredElement) for e in t.elements) \
@@ -97,8 +114,9 @@ class M(torch.nn.Module):
         if self._is_list(node.value, ctx):
             ctx.report(node, self.message.format(form="f(*xs)"))
 
-    @staticmethod
-    def _is_list(value: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
-        """A list in TorchScript: a list display/comprehension, a shape (`List[int]`), a list of tensors.
-        Tuples unpack fine (their length is static), so unknown values are not flagged."""
+    def _is_list(self, value: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
+        """A list in TorchScript: a list display/comprehension (or a local bound to one), a shape
+        (`List[int]`). Tuples unpack fine (their length is static), so unknown values are not flagged."""
+        if isinstance(value, cst.Name) and value.value in getattr(self, "_lists", ()):
+            return True
         return isinstance(value, (cst.List, cst.ListComp)) or ctx.facts.kind(value) is Kind.SHAPE
