@@ -139,3 +139,32 @@ def test_stdlib_unsupported(tmp_path, prefix):
     if prefix == "scipy.":
         pytest.importorskip("scipy.special")
     assert _script(tmp_path, header, body) is not None
+
+
+def _export_rules():
+    from compilelint.rules.registry import all_rules
+
+    return [pytest.param(rule, i, id=f"{code}-bad{i}") for code, rule in all_rules().items()
+            if code.startswith("TS1") and "export" in rule.targets for i in range(len(rule.bad))]
+
+
+@pytest.mark.parametrize("rule,index", _export_rules())
+def test_export_claim(rule, index, tmp_path):
+    """TS rules that also target `export`: torch.export.export(strict=False) must fail on their bad examples,
+    and pass on their good ones."""
+    from tests.harness import load_entry, write_example
+
+    def exports(example, kind):
+        path = write_example(tmp_path, rule, kind, index, example)
+        obj, inputs = load_entry(path, example)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                torch.export.export(obj, inputs[0], strict=False)
+            except Exception as err:  # the verdict is the point
+                return f"{type(err).__name__}: {str(err).strip().splitlines()[0] if str(err).strip() else ''}"
+        return None
+
+    assert exports(rule.bad[index], "bad") is not None
+    for good in rule.good:
+        assert exports(good, "good") is None
