@@ -18,7 +18,7 @@ import libcst as cst
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of
-from compilelint.analysis.script_support import dead_when_scripting
+from compilelint.analysis.script_support import dead_when_scripting, in_decorator
 from compilelint.analysis.tensors import ClassFacts, FunctionFacts, Kind, annotation_kind
 from compilelint.findings import Finding, Fix
 from compilelint.rules.base import Rule
@@ -499,7 +499,7 @@ class FileAnalyzer:
     def _record_call(self, call: cst.Call) -> None:
         func = call.func
         qualified = qualify(func, self.ctx.facts.aliases)
-        if self._current_calls is not None:
+        if self._current_calls is not None and not in_decorator([*self.ctx.ancestors, call], self.ctx.function):
             calls = self._current_calls
             if dead_when_scripting([*self.ctx.ancestors, call], self.ctx.function):
                 calls = self._current_info.unscripted_calls

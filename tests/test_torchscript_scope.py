@@ -178,3 +178,20 @@ class M(torch.nn.Module):
     # `x.numpy()` there are still reported: they also target torch.export, which runs those branches.
     assert found == [("TS116", "M.forward"), ("TS125", "shared"), ("TS126", "M.forward"),
                      ("TS133", "M.forward")], found
+
+
+def test_decorator_expressions_are_not_compiled(tmp_path):
+    source = textwrap.dedent('''
+import functools
+import torch
+NAME = "head"
+def register(name):
+    def wrap(fn):
+        return fn
+    return wrap
+class M(torch.nn.Module):
+    @register(NAME)
+    def forward(self, x):
+        return x * 2
+''')
+    assert _lint_contexts(tmp_path, source) == []

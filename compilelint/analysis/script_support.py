@@ -252,3 +252,11 @@ def dead_when_scripting(ancestors: list[cst.CSTNode], function: cst.FunctionDef 
                 if isinstance(stmt, cst.If) and _scripting_test(stmt.test) is True and _returns(stmt.body):
                     return True
     return False
+
+
+def in_decorator(ancestors: list[cst.CSTNode], function: cst.FunctionDef | None) -> bool:
+    """Whether the last node of `ancestors` (the node itself included) is part of a decorator of `function`
+    (Python evaluates those; the analyzer walks them with the function as context)."""
+    if function is None or len(ancestors) < 2 or ancestors[0] is not function:
+        return False
+    return not isinstance(ancestors[1], (cst.BaseCompoundStatement, cst.SimpleStatementLine))

@@ -1,17 +1,20 @@
 """Base for TorchScript rules about what the compiler *emits* (calls, lookups, types), as opposed to
 syntax its parser rejects everywhere. TorchScript does not emit code in `if not torch.jit.is_scripting():`
-branches (or after `if torch.jit.is_scripting(): return ...`), so such rules skip nodes there."""
+branches (or after `if torch.jit.is_scripting(): return ...`), so such rules skip nodes there, and in
+decorator expressions, which Python evaluates at import time."""
 from __future__ import annotations
 
 import functools
 
-from compilelint.analysis.script_support import dead_when_scripting
+from compilelint.analysis.script_support import dead_when_scripting, in_decorator
 from compilelint.rules.base import Rule
 
 
 def _guard(visit):  # noqa: ANN001, ANN202
     @functools.wraps(visit)
     def guarded(self, node, ctx):  # noqa: ANN001, ANN202
+        if in_decorator([*ctx.ancestors, node], ctx.function):
+            return None  # decorator expressions run in Python when the module is imported
         # A rule that also targets another path (torch.export runs those branches) keeps the finding.
         if tuple(self.targets) == ("torchscript",) and dead_when_scripting([*ctx.ancestors, node], ctx.function):
             return None
