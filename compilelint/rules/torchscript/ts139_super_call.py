@@ -1,4 +1,4 @@
-"""TS139: `super().method(...)` and `Base.method(self, ...)`."""
+"""TS139: `super().method(...)` (`Base.method(self, ...)` is TS156's)."""
 from __future__ import annotations
 
 import libcst as cst
@@ -16,11 +16,10 @@ class SuperCall(SemanticScriptRule):
     message = ("TorchScript cannot call a base-class method through `{form}`; move the shared code into a "
                "helper method with its own name (e.g. `self._base_forward(x)`) and call that")
     doc = RuleDoc(
-        what="Flags `super().m(...)`, `super(C, self).m(...)` and `Base.m(self, ...)` in code "
-             "`torch.jit.script` compiles (`super().__init__()` in `__init__` is not compiled and is fine).",
+        what="Flags `super().m(...)` and `super(C, self).m(...)` in code `torch.jit.script` compiles "
+             "(`super().__init__()` in `__init__` is not compiled and is fine; `Base.m(self, ...)` is TS156).",
         why="Scripting fails: `super()` is not a TorchScript value (`'Tensor' object has no attribute or "
-            "method 'forward'`, `Python type cannot be used as a value`), and a class is not callable through "
-            "an attribute (`attribute lookup is not defined on python value of type 'type'`).",
+            "method 'forward'`, `Python type cannot be used as a value`).",
         example="def forward(self, x):\n    return super().forward(x) + 1",
         use_instead="# in the base: def _base_forward(self, x): ...; forward calls it\n"
                     "def forward(self, x):\n    return self._base_forward(x) + 1",
@@ -42,7 +41,7 @@ class Base(torch.nn.Module):
         return x * 2
 class M(Base):
     def forward(self, x):
-        return Base.forward(self, x) + 1  # <-
+        return super(M, self).forward(x) + 1  # <-
 '''),
     )
     good = (
@@ -69,9 +68,3 @@ class M(Base):
         if isinstance(owner, cst.Call) and isinstance(owner.func, cst.Name) and owner.func.value == "super":
             ctx.report(node, self.message.format(form=f"super().{func.attr.value}(...)"))
             return
-        if isinstance(owner, cst.Name) and node.args and isinstance(node.args[0].value, cst.Name) \
-                and node.args[0].value.value == "self":
-            bases = {b.value.value for b in ctx.class_node.bases if isinstance(b.value, cst.Name)}
-            bases |= {b.value.attr.value for b in ctx.class_node.bases if isinstance(b.value, cst.Attribute)}
-            if owner.value in bases:
-                ctx.report(node, self.message.format(form=f"{owner.value}.{func.attr.value}(self, ...)"))
