@@ -206,29 +206,49 @@ def _returns(block: cst.BaseSuite) -> bool:
     return False
 
 
+def iter_statements(block: cst.BaseSuite):
+    """Every statement in a block, nested compound bodies included (not nested functions/classes'
+    bodies); statements only, never expressions, so it is cheap."""
+    stack = [block]
+    while stack:
+        node = stack.pop()
+        body = node.body if isinstance(node, (cst.IndentedBlock, cst.SimpleStatementSuite)) else None
+        if body is None:
+            continue
+        for stmt in body:
+            yield stmt
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) or not isinstance(stmt, cst.BaseCompoundStatement):
+                continue
+            inner = getattr(stmt, "body", None)
+            if isinstance(inner, cst.BaseSuite):
+                stack.append(inner)
+            for extra in ("orelse", "finalbody"):
+                sub = getattr(stmt, extra, None)
+                while isinstance(sub, cst.If):  # elif chain
+                    yield sub
+                    stack.append(sub.body)
+                    sub = sub.orelse
+                if sub is not None and hasattr(sub, "body"):
+                    stack.append(sub.body)
+            for handler in getattr(stmt, "handlers", ()):
+                stack.append(handler.body)
+            for case in getattr(stmt, "cases", ()):
+                stack.append(case.body)
+
+
 _GUARDED: dict[int, tuple[cst.CSTNode, bool]] = {}
 
 
 def mentions_is_scripting(fn: cst.FunctionDef) -> bool:
+    """Whether some `if` in `fn` tests `torch.jit.is_scripting()` (cached per function node)."""
     hit = _GUARDED.get(id(fn))
     if hit is not None and hit[0] is fn:
         return hit[1]
-
-    class _Find(cst.CSTVisitor):
-        found = False
-
-        def visit_Call(self, node: cst.Call) -> bool:
-            if _is_scripting_call(node):
-                _Find.found = True
-            return not _Find.found
-
-    finder = _Find()
-    _Find.found = False
-    fn.visit(finder)
+    found = any(isinstance(stmt, cst.If) and _scripting_test(stmt.test) is not None for stmt in iter_statements(fn.body))
     if len(_GUARDED) > 4096:
         _GUARDED.clear()
-    _GUARDED[id(fn)] = (fn, _Find.found)
-    return _Find.found
+    _GUARDED[id(fn)] = (fn, found)
+    return found
 
 
 def dead_when_scripting(ancestors: list[cst.CSTNode], function: cst.FunctionDef | None) -> bool:

@@ -13,12 +13,19 @@ from compilelint.rules.base import Rule
 def _guard(visit):  # noqa: ANN001, ANN202
     @functools.wraps(visit)
     def guarded(self, node, ctx):  # noqa: ANN001, ANN202
-        if in_decorator([*ctx.ancestors, node], ctx.function):
-            return None  # decorator expressions run in Python when the module is imported
-        # A rule that also targets another path (torch.export runs those branches) keeps the finding.
-        if tuple(self.targets) == ("torchscript",) and dead_when_scripting([*ctx.ancestors, node], ctx.function):
+        # Run the rule, then drop what it reported if the node is in a decorator or in a branch TorchScript
+        # does not compile: the (cheap) check runs only when the rule found something.
+        candidates = ctx._analyzer.candidates
+        before = len(candidates)
+        visit(self, node, ctx)
+        if len(candidates) == before:
             return None
-        return visit(self, node, ctx)
+        path = [*ctx.ancestors, node]
+        if in_decorator(path, ctx.function) or (
+                # A rule that also targets another path (torch.export runs those branches) keeps the finding.
+                tuple(self.targets) == ("torchscript",) and dead_when_scripting(path, ctx.function)):
+            del candidates[before:]
+        return None
     return guarded
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.script_support import is_load, module_constants
+from compilelint.analysis.script_support import is_load, iter_statements, module_constants
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
@@ -102,16 +102,6 @@ class M(torch.nn.Module):
         for param in [*p.posonly_params, *p.params, *p.kwonly_params]:
             names.add(param.name.value)
 
-        class _Binds(cst.CSTVisitor):
-            def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-                _collect(node.target)
-
-            def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-                _collect(node.target)
-
-            def visit_For(self, node: cst.For) -> None:
-                _collect(node.target)
-
         def _collect(t: cst.BaseExpression) -> None:
             if isinstance(t, cst.Name):
                 names.add(t.value)
@@ -121,6 +111,21 @@ class M(torch.nn.Module):
             elif isinstance(t, cst.StarredElement):
                 _collect(t.value)
 
-        fn.body.visit(_Binds())
+        for stmt in iter_statements(fn.body):
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign):
+                        for target in small.targets:
+                            _collect(target.target)
+                    elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                        _collect(small.target)
+            elif isinstance(stmt, cst.For):
+                _collect(stmt.target)
+            elif isinstance(stmt, cst.With):
+                for item in stmt.items:
+                    if item.asname is not None:
+                        _collect(item.asname.name)
+            elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                names.add(stmt.name.value)
         self._local_cache = (fn, names)
         return names

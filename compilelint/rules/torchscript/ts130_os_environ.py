@@ -58,7 +58,7 @@ class M(torch.nn.Module):
     )
 
     def visit_Attribute(self, node: cst.Attribute, ctx) -> None:  # noqa: ANN001
-        if ctx.function is None:
+        if ctx.function is None or node.attr.value not in ("environ", "getenv", "environb"):
             return
         name = ctx.qualify(node)
         if name in ("os.environ", "os.getenv", "os.environb"):
@@ -66,7 +66,7 @@ class M(torch.nn.Module):
 
     def visit_Name(self, node: cst.Name, ctx) -> None:  # noqa: ANN001
         # `from os import environ, getenv`
-        if ctx.function is None or node.value in ctx.facts.env:
+        if ctx.function is None or node.value not in ("environ", "getenv") or node.value in ctx.facts.env:
             return
         if ctx.facts.aliases.get(node.value) in ("os.environ", "os.getenv") and not (
                 isinstance(ctx.parent, cst.Attribute) and ctx.parent.attr is node):
