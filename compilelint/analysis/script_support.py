@@ -160,6 +160,8 @@ def is_load(node: cst.Name, parent: cst.CSTNode | None) -> bool:
     if isinstance(parent, (cst.AssignTarget, cst.Param, cst.FunctionDef, cst.ClassDef, cst.NameItem,
                            cst.ImportAlias, cst.AsName, cst.Decorator, cst.Global, cst.Nonlocal)):
         return False
+    if isinstance(parent, cst.Assign):
+        return all(t.target is not node for t in parent.targets)
     if isinstance(parent, (cst.AnnAssign, cst.AugAssign)):
         return parent.target is not node
     if isinstance(parent, (cst.For, cst.CompFor)):

@@ -84,7 +84,9 @@ class M(torch.nn.Module):
         parent = ctx.parent
         if isinstance(parent, cst.Call) and parent.func is node:
             return  # calling a static/class method
-        if isinstance(parent, cst.AssignTarget):
-            return
+        if isinstance(parent, cst.AssignTarget) or (
+                isinstance(parent, cst.Assign) and any(t.target is node for t in parent.targets)) or (
+                isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is node):
+            return  # a write, not a read
         if attr in _class_attrs(cls):
             ctx.report(node, self.message.format(form=f"{owner}.{attr}", attr=attr))
