@@ -5,8 +5,8 @@ label. For every module this script
   1. traces on the first input set and runs traced vs eager on every input set (ground truth: the traced
      output differs, or the traced call fails, on some input set);
   2. lints the file with the TR rules (static; never imports the file);
-then prints precision/recall of "some TR finding" (all severities, and errors only) against the ground
-truth, lists misses and false alarms, and checks the recorded labels.
+then prints precision/recall of "some TR finding" (errors+warnings; with notes; errors only) against the
+ground truth, lists misses and false alarms, and checks the recorded labels.
 
     PYTHONPATH=$PWD python benchmarks/corpus_trace.py            # measure and report
     PYTHONPATH=$PWD python benchmarks/corpus_trace.py --record   # also rewrite the EXPECT labels from torch
@@ -102,7 +102,7 @@ def main() -> int:
     findings = lint_corpus(files)
     t_lint = time.perf_counter() - t0
 
-    print(f"{'module':32s} {'torch':9s} {'label':9s} TR findings")
+    print(f"{'module':32s} {'torch':9s} {'label':9s} TR findings (code:line, ! error, ? note)")
     label_mismatch = []
     for path in files:
         name = path.name
@@ -113,12 +113,14 @@ def main() -> int:
             label = got
         if label != got:
             label_mismatch.append(name)
-        codes = ", ".join(f"{f.code}:{f.line}{'!' if f.severity == 'error' else ''}" for f in findings.get(name, []))
+        mark = {"error": "!", "warning": "", "note": "?"}
+        codes = ", ".join(f"{f.code}:{f.line}{mark.get(f.severity, '')}" for f in findings.get(name, []))
         print(f"{name:32s} {got:9s} {label or '-':9s} {codes}")
     print()
     print(f"modules: {len(files)}  diverging: {sum(truth.values())}  stable: {len(files) - sum(truth.values())}")
     for title, pred in (
-        ("any TR finding", {k: bool(findings.get(k)) for k in truth}),
+        ("TR error+warning", {k: any(f.severity in ("error", "warning") for f in findings.get(k, [])) for k in truth}),
+        ("any TR (+notes)", {k: bool(findings.get(k)) for k in truth}),
         ("TR errors only", {k: any(f.severity == "error" for f in findings.get(k, [])) for k in truth}),
     ):
         p, r, tp, fp, fn = scores(truth, pred)

@@ -75,4 +75,10 @@ class M(torch.nn.Module):
             return  # TR304
         if all(facts.is_rank_only(a) or not facts.is_shape_dependent(a) for a in args):
             return
+        anc = ctx.ancestors
+        outer = anc[-2] if len(anc) >= 2 and isinstance(anc[-1], cst.Arg) else None
+        if isinstance(outer, cst.Call) and (
+                (isinstance(outer.func, cst.Name) and outer.func.value in _BUILTINS)
+                or (ctx.qualify(outer.func) or "").startswith("math.")):
+            return  # reported once, at the outer conversion
         ctx.report(node, self.message.format(fn=fn))

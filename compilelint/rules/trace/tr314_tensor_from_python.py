@@ -20,7 +20,7 @@ class TensorFromPython(Rule):
                "keeps the example's {noun}; build it with tensor ops instead (keep 0-d tensors such as x.max(), "
                "torch.stack them, or use size arithmetic, torch.full_like, torch.arange)")
     doc = RuleDoc(
-        what=("Flags `torch.tensor()`/`torch.as_tensor()`/`torch.from_numpy()` whose data comes from tensor values "
+        what=("Flags `torch.tensor()`/`torch.as_tensor()`/`torch.from_numpy()`/`x.new_tensor()` whose data comes from tensor values "
               "(error) or tensor sizes (warning), in traced code."),
         why=("A constructor from Python data is a constant for the tracer (TracerWarning 'torch.tensor results "
              "are registered as constants'). Values or sizes read from the example input stay those of the "
@@ -36,6 +36,13 @@ class M(torch.nn.Module):
         peak = torch.tensor(x.max().item())  # <-
         return x / peak
 ''', inputs="[(torch.tensor([1., 2.]),), (torch.tensor([4., 8.]),)]"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, boxes, image):
+        h, w = image.shape[-2:]
+        return boxes * boxes.new_tensor([w, h, w, h])  # <-
+''', inputs="[(torch.ones(2, 4), torch.zeros(1, 8, 6)), (torch.ones(2, 4), torch.zeros(1, 4, 9))]"),
         Example('''
 import torch
 class M(torch.nn.Module):
@@ -56,7 +63,13 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         fn = ctx.qualify(node.func) or ""
-        if fn not in _CONSTRUCTORS or not node.args or node.args[0].keyword is not None:
+        func = node.func
+        if (isinstance(func, cst.Attribute) and func.attr.value == "new_tensor"
+                and ctx.facts.is_tensor(func.value)):
+            fn = "Tensor.new_tensor"
+        if fn not in _CONSTRUCTORS and fn != "Tensor.new_tensor":
+            return
+        if not node.args or node.args[0].keyword is not None:
             return
         data = node.args[0].value
         facts = ctx.facts
