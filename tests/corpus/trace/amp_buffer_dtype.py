@@ -1,4 +1,5 @@
 """Mixed-precision friendly module creating a scratch tensor with the input's dtype (fp32 inputs only here)."""
+# EXPECT: stable
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Attention whose head dim is configuration (math.sqrt of a config int): trace-safe."""
+# EXPECT: stable
 import math
 import torch
 from torch import nn

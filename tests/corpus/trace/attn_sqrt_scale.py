@@ -1,4 +1,5 @@
 """Multi-head attention with the scale computed by math.sqrt of the head dimension read from the input."""
+# EXPECT: diverges
 import math
 import torch
 from torch import nn

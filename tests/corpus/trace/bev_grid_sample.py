@@ -1,4 +1,5 @@
 """BEV projection: samples camera features onto a BEV grid with grid_sample (trace-safe)."""
+# EXPECT: stable
 import torch
 import torch.nn.functional as F
 from torch import nn

@@ -1,4 +1,5 @@
 """Fuses multi-scale BEV features; resizes each level to the first one's size."""
+# EXPECT: stable
 import torch
 import torch.nn.functional as F
 from torch import nn

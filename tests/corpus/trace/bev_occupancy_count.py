@@ -1,4 +1,5 @@
 """BEV occupancy head that reports the number of occupied cells as a Python int tensor."""
+# EXPECT: stable
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Lift-splat style voxel pooling with index_add (trace-safe scatter into the BEV grid)."""
+# EXPECT: stable
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Classifier head using functional dropout without tying it to the module's mode."""
+# EXPECT: diverges
 import torch
 import torch.nn.functional as F
 from torch import nn

@@ -1,4 +1,5 @@
 """OCR CTC greedy decoding: collapses repeats and drops blanks in Python."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Monocular depth: median scaling against sparse ground truth, kept in tensor ops (trace-safe)."""
+# EXPECT: stable
 import torch
 from torch import nn
 

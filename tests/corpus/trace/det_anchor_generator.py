@@ -1,4 +1,5 @@
 """Anchor generator over FPN levels: shifts from arange of each level's size (trace-safe)."""
+# EXPECT: stable
 import torch
 from torch import nn
 

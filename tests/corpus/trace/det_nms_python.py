@@ -1,4 +1,5 @@
 """Greedy NMS written in Python over sorted boxes (classic reference implementation)."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Detection post-processing with boolean masks only: filter by score, rescale to image size."""
+# EXPECT: stable
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Top-k detections per image with torch.topk and gather (static k from config)."""
+# EXPECT: stable
 import torch
 from torch import nn
 

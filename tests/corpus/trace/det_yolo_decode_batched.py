@@ -1,4 +1,5 @@
 """YOLO-style decoding, fully batched: the trace-friendly way."""
+# EXPECT: stable
 import torch
 from torch import nn
 

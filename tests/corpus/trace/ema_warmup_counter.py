@@ -1,4 +1,5 @@
 """Feature smoother with a warm-up counter kept as a Python int on the module."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Optical-flow backward warping with a base grid built from the input size (trace-safe)."""
+# EXPECT: stable
 import torch
 import torch.nn.functional as F
 from torch import nn

@@ -1,4 +1,5 @@
 """Camera-lidar fusion taking a dict batch; lidar is optional."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Letterbox resize: scale factor from the image size computed with Python min() of ratios and int()."""
+# EXPECT: diverges
 import torch
 import torch.nn.functional as F
 from torch import nn

@@ -1,4 +1,5 @@
 """Preprocessing that guesses whether the image is 0..255 or 0..1 from its values."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Keypoint crop: a module-level helper indexes the feature map at the argmax location (tensor indices)."""
+# EXPECT: stable
 import torch
 from torch import nn
 

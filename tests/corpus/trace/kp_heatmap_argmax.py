@@ -1,4 +1,5 @@
 """Keypoint decoding from heatmaps with argmax and sub-pixel refinement (tensor ops only)."""
+# EXPECT: stable
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Rescores pose instances with a per-instance Python float read from the tensor."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Integral (soft-argmax) keypoint regression with temperature from config."""
+# EXPECT: stable
 import torch
 from torch import nn
 

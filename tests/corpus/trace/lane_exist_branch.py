@@ -1,4 +1,5 @@
 """Lane existence head that skips regression when the existence score is low."""
+# EXPECT: stable
 import torch
 from torch import nn
 

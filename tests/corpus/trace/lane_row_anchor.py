@@ -1,4 +1,5 @@
 """Row-anchor lane decoding (UFLD-style): softmax expectation over column bins, all tensor ops."""
+# EXPECT: stable
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Mixture-of-experts routing: tokens gathered per expert with nonzero, skipping empty experts."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Ball query grouping: neighbours within a radius, padded to a fixed count (trace-safe)."""
+# EXPECT: stable
 import torch
 from torch import nn
 

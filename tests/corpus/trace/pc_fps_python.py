@@ -1,4 +1,5 @@
 """Farthest point sampling written as a Python loop with .item() indices."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """PointPillars scatter: pillar features written into a canvas at their coordinates (trace-safe)."""
+# EXPECT: stable
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Point cloud range filter + voxel statistics with a loop over the kept points."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

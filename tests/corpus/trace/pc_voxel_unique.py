@@ -1,4 +1,5 @@
 """Voxelisation: unique voxel ids and the number of points per voxel via return_counts (tensor ops)."""
+# EXPECT: stable
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Planner cost map normalised by its maximum read back into Python."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Route follower: finds the nearest route point and returns the next few points after it."""
+# EXPECT: stable
 import torch
 from torch import nn
 

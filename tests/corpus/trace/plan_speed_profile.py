@@ -1,4 +1,5 @@
 """Speed profile with a curvature limit, using torch.where and cumulative sums (trace-safe)."""
+# EXPECT: stable
 import torch
 from torch import nn
 

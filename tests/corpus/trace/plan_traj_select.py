@@ -1,4 +1,5 @@
 """Planner: scores candidate trajectories and picks the best with argmax + gather."""
+# EXPECT: stable
 import torch
 from torch import nn
 

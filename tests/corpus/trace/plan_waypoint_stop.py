@@ -1,4 +1,5 @@
 """Planner that truncates waypoints at the first one closer than a safety margin to an obstacle."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

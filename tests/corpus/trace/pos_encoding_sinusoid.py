@@ -1,4 +1,5 @@
 """Sinusoidal positional encoding computed from the sequence length (arange of a size)."""
+# EXPECT: stable
 import math
 import torch
 from torch import nn

@@ -1,4 +1,5 @@
 """Semantic segmentation head: upsamples logits to the input size and takes argmax (trace-safe)."""
+# EXPECT: stable
 import torch
 import torch.nn.functional as F
 from torch import nn

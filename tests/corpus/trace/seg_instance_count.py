@@ -1,4 +1,5 @@
 """Instance segmentation post-process: builds one mask per unique instance id found in the map."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Sequence pooling: averages each sequence up to its length with a Python loop over the batch."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

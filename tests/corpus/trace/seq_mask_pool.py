@@ -1,4 +1,5 @@
 """Masked mean pooling from lengths with a broadcast comparison (trace-safe)."""
+# EXPECT: stable
 import torch
 from torch import nn
 

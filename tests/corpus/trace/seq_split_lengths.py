@@ -1,4 +1,5 @@
 """Splits a packed batch of tokens back into sequences using a lengths tensor, then pools each."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Track lifecycle: ages stored in a buffer and updated with tensor ops (trace-safe state)."""
+# EXPECT: stable
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Tracker association: greedy IoU matching of detections to tracks in Python."""
+# EXPECT: diverges
 import torch
 from torch import nn
 

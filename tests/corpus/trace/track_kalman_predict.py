@@ -1,4 +1,5 @@
 """Constant-velocity Kalman predict step for a batch of tracks: pure tensor algebra."""
+# EXPECT: stable
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
 """Video model that runs a 2D encoder frame by frame over the time dimension."""
+# EXPECT: diverges
 import torch
 from torch import nn
 
