@@ -251,7 +251,7 @@ class FunctionFacts:
         self.masks: set[str] = set()
         self.assumed: set[str] = set()
         self.params: set[str] = set()
-        self.rank_only: set[str] = set()  # SIZE names read only from x.dim()/x.ndim (static rank)
+        self.size_tags: dict[str, set[str]] = {}  # SIZE names -> size_sources() of their value
 
     # -- parameters and bindings ------------------------------------------------------------
     def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool) -> None:
@@ -297,6 +297,9 @@ class FunctionFacts:
                 element = Kind.VALUE if (Kind.VALUE in arg_kinds or Kind.TENSOR in arg_kinds) else (
                     Kind.SIZE if Kind.SIZE in arg_kinds else Kind.PY)
                 self.bind(target, element)
+                if isinstance(target, cst.Name):
+                    # a loop index: the loop (not a test of the index) is what specialises (TR303)
+                    self.size_tags[target.value] = {"index"}
                 return
             if fname == "enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2 and iterable.args:
                 self.bind(target.elements[0].value, Kind.PY)
@@ -470,10 +473,11 @@ class FunctionFacts:
         dyn_size = self.reads_dynamic_size(value)
         mask = self.is_bool_mask(value)
         for name in names:
-            for bucket in (self.dynamic, self.dynamic_sizes, self.masks, self.assumed, self.rank_only):
+            for bucket in (self.dynamic, self.dynamic_sizes, self.masks, self.assumed):
                 bucket.discard(name)
-            if self.is_rank_only(value):
-                self.rank_only.add(name)
+            self.size_tags.pop(name, None)
+            if self.env.get(name) in (Kind.SIZE, Kind.SHAPE):
+                self.size_tags[name] = self.size_sources(value) or {"size"}
             if dyn:
                 self.dynamic.add(name)
             if dyn_size:
@@ -569,28 +573,37 @@ class FunctionFacts:
                 return True
         return False
 
+    def size_sources(self, expr: cst.BaseExpression) -> set[str]:
+        """Where the sizes that `expr` reads come from: "rank" (`x.dim()`, `x.ndim`: static configuration),
+        "len_assumed" (`len(p)` of an unannotated parameter, which may well be a list), "size" (a real tensor
+        size: `x.shape`, `x.size()`, `x.numel()`, `len(t)`)."""
+        tags: set[str] = set()
+        for node in _walk_expr_nodes(expr):
+            if isinstance(node, cst.Name) and self.env.get(node.value) in (Kind.SIZE, Kind.SHAPE):
+                tags |= self.size_tags.get(node.value, {"size"})
+            elif isinstance(node, cst.Attribute) and node.attr.value == "ndim" and self.is_tensor(node.value):
+                tags.add("rank")
+            elif isinstance(node, cst.Attribute) and node.attr.value == "shape" and self.is_tensor(node.value):
+                tags.add("size")
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and self.is_tensor(node.func.value):
+                if node.func.attr.value in ("dim", "ndimension"):
+                    tags.add("rank")
+                elif node.func.attr.value in ("size", "numel", "nelement", "stride"):
+                    tags.add("size")
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len":
+                if node.args and self.kind(node.args[0].value) in (Kind.TENSOR, Kind.SHAPE):
+                    tags.add("len_assumed" if self.is_assumed_tensor(node.args[0].value) else "size")
+        return tags
+
     def is_rank_only(self, expr: cst.BaseExpression) -> bool:
         """True when the only shape facts `expr` reads are ranks (`x.dim()`, `x.ndim`): a static
         configuration check (which model variant) that does not specialise on sizes."""
-        saw_rank = False
-        for node in _walk_expr_nodes(expr):
-            if isinstance(node, cst.Name) and self.env.get(node.value) in (Kind.SIZE, Kind.SHAPE):
-                if node.value not in self.rank_only:
-                    return False
-                saw_rank = True
-            elif isinstance(node, cst.Attribute) and node.attr.value in ("ndim",) and self.is_tensor(node.value):
-                saw_rank = True
-            elif isinstance(node, cst.Attribute) and node.attr.value == "shape" and self.is_tensor(node.value):
-                return False
-            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and self.is_tensor(node.func.value):
-                if node.func.attr.value in ("dim", "ndimension"):
-                    saw_rank = True
-                elif node.func.attr.value in ("size", "numel", "nelement", "stride"):
-                    return False
-            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len":
-                if node.args and self.kind(node.args[0].value) in (Kind.TENSOR, Kind.SHAPE):
-                    return False
-        return saw_rank
+        return self.size_sources(expr) == {"rank"}
+
+    def reads_tensor_size(self, expr: cst.BaseExpression) -> bool:
+        """True when `expr` reads a real tensor size (not only ranks, not only `len()` of a parameter that
+        may be a list)."""
+        return "size" in self.size_sources(expr)
 
     def is_assumed_tensor(self, expr: cst.BaseExpression) -> bool:
         """A bare unannotated parameter: assumed a tensor, but it may be a list or dict."""

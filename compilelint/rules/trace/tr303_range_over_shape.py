@@ -11,7 +11,7 @@ def range_over_size(call: cst.BaseExpression, facts) -> bool:  # noqa: ANN001
         return False
     if any(facts.reads_dynamic_size(a.value) for a in call.args):
         return False  # TR304: the size comes from tensor data
-    return any(facts.is_shape_dependent(a.value) for a in call.args)
+    return any(facts.is_shape_dependent(a.value) and facts.reads_tensor_size(a.value) for a in call.args)
 
 
 class RangeOverShape(Rule):

@@ -73,7 +73,7 @@ class M(torch.nn.Module):
             return
         if any(facts.reads_dynamic_size(a) for a in args):
             return  # TR304
-        if all(facts.is_rank_only(a) or not facts.is_shape_dependent(a) for a in args):
+        if not any(facts.is_shape_dependent(a) and facts.reads_tensor_size(a) for a in args):
             return
         anc = ctx.ancestors
         outer = anc[-2] if len(anc) >= 2 and isinstance(anc[-1], cst.Arg) else None

@@ -60,7 +60,7 @@ class M(torch.nn.Module):
             if isinstance(part, cst.UnaryOperation) and isinstance(part.operator, cst.Not):
                 parts.append(part.expression)
                 continue
-            if facts.is_shape_dependent(part) and not facts.is_rank_only(part):
+            if facts.is_shape_dependent(part) and facts.reads_tensor_size(part):
                 ctx.report(test, self.message.format(kw=kw))
                 return
 

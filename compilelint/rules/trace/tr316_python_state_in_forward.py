@@ -19,7 +19,8 @@ class PythonStateInForward(Rule):
                "(self.buf.add_(1), self.buf.copy_(x)), or pass it in as an input")
     doc = RuleDoc(
         what=("Flags assignments in traced code to `self.<attr>` holding a Python number/bool/None or a "
-              "tensor that is not a registered buffer, and `global` names rebound inside traced code."),
+              "tensor (rebinding, not an in-place update), and `global` names rebound inside traced code, when "
+              "the traced code also reads that state."),
         why=("The tracer records tensor operations, not Python attribute or global updates: counters, "
              "running flags and cached tensors are read once at trace time and baked in. The traced model "
              "behaves as if the state were frozen at the tracing call, with no warning."),
@@ -56,6 +57,17 @@ import torch
 class M(torch.nn.Module):
     def __init__(self):
         super().__init__()
+        self.last_attn = None
+    def forward(self, x):
+        attn = x.softmax(-1)
+        self.last_attn = attn.detach()  # kept for visualisation, never read back here
+        return attn * x
+''', inputs="[(torch.ones(3),), (torch.full((3,), 2.0),)]"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
         self.register_buffer("step", torch.zeros(()))
         self.scale = 2.0
     def forward(self, x):
@@ -64,17 +76,30 @@ class M(torch.nn.Module):
 ''', inputs="[(torch.ones(3),), (torch.ones(3),), (torch.ones(3),)]"),
     )
 
+    def __init__(self) -> None:
+        self.begin_function(None)
+
     def begin_function(self, ctx) -> None:  # noqa: ANN001
         self._globals: set[str] = set()
+        self._writes: list[tuple[cst.CSTNode, str, str]] = []  # (node, key, what)
+        self._reads: set[str] = set()
 
     def visit_Global(self, node: cst.Global, ctx) -> None:  # noqa: ANN001
         self._globals.update(n.name.value for n in node.names)
 
-    def _target(self, target: cst.BaseExpression, ctx, node) -> None:  # noqa: ANN001
+    def visit_Attribute(self, node: cst.Attribute, ctx) -> None:  # noqa: ANN001
+        if isinstance(node.value, cst.Name) and node.value.value == "self" and not isinstance(ctx.parent, cst.AssignTarget):
+            self._reads.add("self." + node.attr.value)
+
+    def visit_Name(self, node: cst.Name, ctx) -> None:  # noqa: ANN001
+        if node.value in self._globals and not isinstance(ctx.parent, cst.AssignTarget):
+            self._reads.add(node.value)
+
+    def _target(self, target: cst.BaseExpression, ctx, node, aug: bool) -> None:  # noqa: ANN001
         if ctx.function is None or ctx.function.name.value == "__init__":
             return
         if isinstance(target, cst.Name) and target.value in self._globals:
-            ctx.report(node, self.message.format(what=f"global `{target.value}`"))
+            self._writes.append((node, target.value, f"global `{target.value}`"))
             return
         if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
                 and target.value.value == "self" and ctx.class_facts is not None):
@@ -83,13 +108,20 @@ class M(torch.nn.Module):
         kind = ctx.class_facts.attrs.get(attr)
         literal = ctx.class_facts.literal_types.get(attr, "")
         if literal in ("int", "float", "bool", "None") or kind is Kind.PY:
-            ctx.report(node, self.message.format(what=f"`self.{attr}`"))
+            self._writes.append((node, "self." + attr, f"`self.{attr}`"))
         elif kind is Kind.TENSOR:
-            ctx.report(node, self.message.format(what=f"tensor attribute `self.{attr}` (rebound, not updated in place)"))
+            self._writes.append((node, "self." + attr, f"tensor attribute `self.{attr}` (rebound, not updated in place)"))
 
     def visit_Assign(self, node: cst.Assign, ctx) -> None:  # noqa: ANN001
         for t in node.targets:
-            self._target(t.target, ctx, node)
+            self._target(t.target, ctx, node, aug=False)
 
     def visit_AugAssign(self, node: cst.AugAssign, ctx) -> None:  # noqa: ANN001
-        self._target(node.target, ctx, node)
+        self._target(node.target, ctx, node, aug=True)
+
+    def end_function(self, ctx) -> None:  # noqa: ANN001
+        # Only state the traced code also reads changes its outputs (a stored attention map for
+        # visualisation is merely stale); `x += 1` reads its target.
+        for node, key, what in self._writes:
+            if key in self._reads or isinstance(node, cst.AugAssign):
+                ctx.report(node, self.message.format(what=what))
