@@ -87,12 +87,19 @@ class M(torch.nn.Module):
     def visit_Global(self, node: cst.Global, ctx) -> None:  # noqa: ANN001
         self._globals.update(n.name.value for n in node.names)
 
+    @staticmethod
+    def _is_store(node: cst.CSTNode, ctx) -> bool:  # noqa: ANN001
+        parent = ctx.parent
+        if isinstance(parent, cst.AssignTarget):
+            return True
+        return isinstance(parent, cst.Assign) and any(t.target is node for t in parent.targets)
+
     def visit_Attribute(self, node: cst.Attribute, ctx) -> None:  # noqa: ANN001
-        if isinstance(node.value, cst.Name) and node.value.value == "self" and not isinstance(ctx.parent, cst.AssignTarget):
+        if isinstance(node.value, cst.Name) and node.value.value == "self" and not self._is_store(node, ctx):
             self._reads.add("self." + node.attr.value)
 
     def visit_Name(self, node: cst.Name, ctx) -> None:  # noqa: ANN001
-        if node.value in self._globals and not isinstance(ctx.parent, cst.AssignTarget):
+        if node.value in self._globals and not self._is_store(node, ctx):
             self._reads.add(node.value)
 
     def _target(self, target: cst.BaseExpression, ctx, node, aug: bool) -> None:  # noqa: ANN001
