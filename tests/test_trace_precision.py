@@ -102,11 +102,18 @@ def test_value_and_shape_severities_differ(tmp_path):
     assert findings("if x.size(0) > 2:\n    return x\nreturn x * 2", tmp_path) == {("TR312", "warning")}
 
 
-MORE_CLEAN = [
+MORE_CLEAN: list[str] = [
     "for i in range(len(feats)):\n    x = x + feats[i].mean()\nreturn x",
     "if len(feats) == 0:\n    return x\nreturn x + feats[0]",
     "for d in range(x.dim()):\n    x = x.flip(d)\nreturn x",
     "for i in range(self.num_layers):\n    if i > 0:\n        x = self.conv(x)\nreturn x",
+]
+
+
+MORE_CLEAN += [
+    "if torch.is_autocast_enabled():\n    x = x.float()\nreturn x",
+    "if x.size(0) != scores.size(0):\n    raise ValueError(f'bad {scores.max().item()}')\nreturn x",
+    "s = x.size()\nif len(s) == 2:\n    x = x.unsqueeze(0)\nreturn x",
 ]
 
 

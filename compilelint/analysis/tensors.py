@@ -431,7 +431,12 @@ class FunctionFacts:
                 return Kind.MODULE if rest.rsplit(".", 1)[-1][:1].isupper() else Kind.UNKNOWN
             if "." in rest and not rest.startswith(("linalg.", "fft.", "special.", "ops.")):
                 return Kind.UNKNOWN
-            return _TORCH_NON_TENSOR.get(rest.split(".")[-1], Kind.TENSOR)
+            last = rest.split(".")[-1]
+            if last.startswith(("is_", "are_", "get_")):  # torch.is_autocast_enabled(), ...: Python values
+                return Kind.VALUE if last == "is_nonzero" else Kind.PY
+            if last.startswith("_") and last not in _TORCH_NON_TENSOR:
+                return Kind.UNKNOWN  # private helpers return anything
+            return _TORCH_NON_TENSOR.get(last, Kind.TENSOR)
         if qualified.startswith(("numpy.", "np.")):
             return Kind.VALUE if Kind.TENSOR in args or Kind.VALUE in args else Kind.PY
         if qualified.startswith("math."):
@@ -578,21 +583,30 @@ class FunctionFacts:
         "len_assumed" (`len(p)` of an unannotated parameter, which may well be a list), "size" (a real tensor
         size: `x.shape`, `x.size()`, `x.numel()`, `len(t)`)."""
         tags: set[str] = set()
-        for node in _walk_expr_nodes(expr):
+        stack: list[cst.CSTNode] = [expr]
+        while stack:
+            node = stack.pop()
             if isinstance(node, cst.Name) and self.env.get(node.value) in (Kind.SIZE, Kind.SHAPE):
                 tags |= self.size_tags.get(node.value, {"size"})
             elif isinstance(node, cst.Attribute) and node.attr.value == "ndim" and self.is_tensor(node.value):
                 tags.add("rank")
+                continue
             elif isinstance(node, cst.Attribute) and node.attr.value == "shape" and self.is_tensor(node.value):
                 tags.add("size")
             elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and self.is_tensor(node.func.value):
                 if node.func.attr.value in ("dim", "ndimension"):
                     tags.add("rank")
-                elif node.func.attr.value in ("size", "numel", "nelement", "stride"):
+                    continue
+                if node.func.attr.value in ("size", "numel", "nelement", "stride"):
                     tags.add("size")
             elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len":
-                if node.args and self.kind(node.args[0].value) in (Kind.TENSOR, Kind.SHAPE):
+                arg_kind = self.kind(node.args[0].value) if node.args else Kind.UNKNOWN
+                if arg_kind is Kind.SHAPE:
+                    tags.add("rank")  # len(x.shape) is the rank
+                    continue
+                if arg_kind is Kind.TENSOR:
                     tags.add("len_assumed" if self.is_assumed_tensor(node.args[0].value) else "size")
+            stack.extend(node.children)
         return tags
 
     def is_rank_only(self, expr: cst.BaseExpression) -> bool:

@@ -69,6 +69,8 @@ class M(torch.nn.Module):
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         if in_condition(ctx):
             return  # TR301/TR305/TR306 report the condition itself
+        if any(isinstance(a, cst.Raise) for a in ctx.ancestors):
+            return  # formatting an error message: only runs on the failing path
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in _METHODS and not node.args:
             if ctx.facts.is_tensor(func.value):

@@ -17,7 +17,8 @@ class ShapeBranch(Rule):
                "pass check_inputs with other shapes to torch.jit.trace, or script this part / use torch.export")
     doc = RuleDoc(
         what=("Flags `if`/`while`/conditional expressions that test a tensor's size (`x.shape[0] > 1`, "
-              "`len(t) == 0`). Rank checks (`x.dim() == 4`, `x.ndim`) are static configuration and not flagged."),
+              "`len(t) == 0`). Rank checks (`x.dim() == 4`, `x.ndim`, `len(x.shape)`) are static configuration, and an `if` "
+              "whose body only raises is input validation: neither is flagged."),
         why=("Comparing a traced size gives a Python bool (TracerWarning) and only one branch is recorded. "
              "The traced model works for the example's shape and silently does the wrong thing for others."),
         example="if x.size(0) == 1:\n    x = x.expand(2, -1)",
@@ -64,7 +65,37 @@ class M(torch.nn.Module):
                 ctx.report(test, self.message.format(kw=kw))
                 return
 
+    @classmethod
+    def _only_raises(cls, node: cst.CSTNode) -> bool:
+        """`if x.size(0) != y.size(0): raise ValueError(...)` (elif/else and nested ifs that only raise or
+        warn too): input validation, not a second code path for valid inputs."""
+        if isinstance(node, cst.If):
+            return cls._only_raises(node.body) and (node.orelse is None or cls._only_raises(node.orelse))
+        if isinstance(node, cst.Else):
+            return cls._only_raises(node.body)
+        body = node.body if isinstance(node, cst.IndentedBlock) else ()
+        if not body:
+            return False
+        for stmt in body:
+            if isinstance(stmt, cst.If):
+                if not cls._only_raises(stmt):
+                    return False
+            elif isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Raise):
+                        continue
+                    if (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+                            and isinstance(small.value.func, cst.Attribute)
+                            and small.value.func.attr.value in ("warn", "warning", "error", "info", "debug")):
+                        continue
+                    return False
+            else:
+                return False
+        return True
+
     def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
+        if self._only_raises(node):
+            return
         self._check(node.test, ctx, "if")
 
     def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
