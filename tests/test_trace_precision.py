@@ -120,3 +120,17 @@ MORE_CLEAN += [
 @pytest.mark.parametrize("body", MORE_CLEAN, ids=[f"more_clean{i}" for i in range(len(MORE_CLEAN))])
 def test_static_sizes_not_flagged(body, tmp_path):
     assert findings(body, tmp_path) == set()
+
+
+MORE_CLEAN_2 = [
+    "if cfg:\n    x = x * 2\nreturn x",
+    "if not cfg and self.training:\n    x = x * 2\nreturn x",
+    "if x.is_complex():\n    x = x.real\nreturn x",
+    "return torch.quantize_per_tensor(x, float(self.scale), int(self.zero_point), torch.quint8)",
+    "if isinstance(feats, tuple) and len(feats) == 2:\n    x = x + feats[0]\nreturn x",
+]
+
+
+@pytest.mark.parametrize("body", MORE_CLEAN_2, ids=[f"clean_flags{i}" for i in range(len(MORE_CLEAN_2))])
+def test_flags_and_module_state_not_flagged(body, tmp_path):
+    assert findings(body, tmp_path) == set()

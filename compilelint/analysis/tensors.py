@@ -66,6 +66,9 @@ _PY_ANNOTATIONS = {"int", "float", "bool", "str", "complex", "bytes"}
 _MODULE_CONTAINERS = {"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.Sequential"}
 
 
+_TENSOR_CLASSES = {"Tensor", "FloatTensor", "LongTensor", "BoolTensor", "IntTensor", "DoubleTensor",
+                   "HalfTensor", "ByteTensor"}
+
 # Ops whose output SIZE depends on tensor values.
 _DYNAMIC_SHAPE_OPS = {"nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "nms",
                       "batched_nms", "repeat_interleave", "masked_select"}
@@ -180,6 +183,9 @@ class ClassFacts:
                 return Kind.TENSOR
             if name.startswith("torch.nn.") and name.rsplit(".", 1)[-1][:1].isupper():
                 return Kind.MODULE
+            if (name.startswith("torch.") and name.rsplit(".", 1)[-1][:1].isupper()
+                    and name.rsplit(".", 1)[-1] not in _TENSOR_CLASSES):
+                return Kind.MODULE  # torch.ao.nn.quantized.FloatFunctional(), ...
             if name.startswith("torch.") and not name.startswith(_TORCH_PREFIX_NON_TENSOR):
                 return _TORCH_NON_TENSOR.get(name[len("torch."):], Kind.TENSOR)
             last = name.rsplit(".", 1)[-1]
@@ -456,6 +462,8 @@ class FunctionFacts:
             if owner_kind is Kind.TENSOR:
                 if method == "size" and call.args:
                     return Kind.SIZE
+                if method.startswith("is_") and method not in _TENSOR_METHOD_KIND:
+                    return Kind.VALUE if method == "is_nonzero" else Kind.PY  # t.is_complex(), ...
                 return _TENSOR_METHOD_KIND.get(method, Kind.TENSOR)
             if owner_kind is Kind.MODULE and method in ("forward", "__call__"):
                 return Kind.TENSOR
@@ -622,6 +630,40 @@ class FunctionFacts:
     def is_assumed_tensor(self, expr: cst.BaseExpression) -> bool:
         """A bare unannotated parameter: assumed a tensor, but it may be a list or dict."""
         return isinstance(expr, cst.Name) and expr.value in self.assumed
+
+    def is_value_dependent_certain(self, expr: cst.BaseExpression) -> bool:
+        """`is_value_dependent`, except through a bare unannotated parameter used as a truth value
+        (`if flag:`, `not flag and ...`), which is more often a Python flag than a tensor."""
+        if self.is_assumed_tensor(expr):
+            return False
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+            return self.is_value_dependent_certain(expr.expression)
+        if isinstance(expr, cst.BooleanOperation):
+            return self.is_value_dependent_certain(expr.left) or self.is_value_dependent_certain(expr.right)
+        return self.is_value_dependent(expr)
+
+    def reads_only_module_state(self, expr: cst.BaseExpression) -> bool:
+        """True when `expr` reads nothing but `self.<attr>` state and constants (e.g. `float(self.scale)`):
+        fixed once the model is built, not data that changes per input."""
+        stack: list[cst.CSTNode] = [expr]
+        saw_self = False
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Attribute):
+                stack.append(node.value)
+                continue
+            if isinstance(node, cst.Name):
+                if node.value == "self":
+                    saw_self = True
+                elif node.value not in self.aliases and self.env.get(node.value) is not Kind.PY:
+                    return False
+                continue
+            if isinstance(node, cst.Call):
+                stack.append(node.func)
+                stack.extend(a.value for a in node.args)
+                continue
+            stack.extend(node.children)
+        return saw_self
 
     def is_known_tensor(self, expr: cst.BaseExpression) -> bool:
         return self.is_tensor(expr) and not self.is_assumed_tensor(expr)

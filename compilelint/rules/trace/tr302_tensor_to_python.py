@@ -21,7 +21,8 @@ class TensorToPython(Rule):
                "so every later input reuses the example's number; keep it a tensor (e.g. `t.clamp(max=m)` with a "
                "0-d tensor, torch.where), or script/compile this part")
     doc = RuleDoc(
-        what="Flags `.item()`, `.tolist()` and `int()`/`float()`/`bool()` of a tensor in traced code.",
+        what=("Flags `.item()`, `.tolist()` and `int()`/`float()`/`bool()` of a tensor in traced code (not of "
+              "module state alone, such as `float(self.scale)`, which is the same for every input)."),
         why=("The tracer only records tensor operations. A Python number read out of a tensor is a plain "
              "constant in the recorded graph: the traced model keeps the example input's value for every input. "
              "torch.jit.trace emits a TracerWarning, but the model runs and returns wrong numbers."),
@@ -73,8 +74,11 @@ class M(torch.nn.Module):
             return  # formatting an error message: only runs on the failing path
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in _METHODS and not node.args:
+            if ctx.facts.reads_only_module_state(func.value):
+                return  # `self.scale.item()`: model state, the same for every input
             if ctx.facts.is_tensor(func.value):
                 ctx.report(node, self.message.format(what=_METHODS[func.attr.value]))
         elif isinstance(func, cst.Name) and func.value in _BUILTINS and len(node.args) == 1:
-            if ctx.facts.kind(node.args[0].value) is Kind.TENSOR:
+            arg = node.args[0].value
+            if ctx.facts.kind(arg) is Kind.TENSOR and not ctx.facts.reads_only_module_state(arg):
                 ctx.report(node, self.message.format(what=f"`{func.value}()` of a tensor"))

@@ -18,7 +18,7 @@ class DictInputKeys(Rule):
                "trace one module per key set")
     doc = RuleDoc(
         what=("Flags `'key' in batch`, `batch.get('key')` and iteration over `batch.keys()/items()` where `batch` "
-              "is an input of traced code."),
+              "is an input of a traced `forward`."),
         why=("The traced graph has one input per key of the example dict and no notion of optional keys: the "
              "`in` test is evaluated once at trace time and frozen, with no warning."),
         example="if 'mask' in batch:\n    x = x * batch['mask']",
@@ -46,7 +46,8 @@ class M(torch.nn.Module):
     )
 
     def _is_input(self, expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
-        return isinstance(expr, cst.Name) and expr.value in ctx.facts.params
+        return (isinstance(expr, cst.Name) and expr.value in ctx.facts.params and ctx.function is not None
+                and ctx.function.name.value == "forward")
 
     def visit_Comparison(self, node: cst.Comparison, ctx) -> None:  # noqa: ANN001
         for comp in node.comparisons:
