@@ -4,6 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.trace._util import in_condition
 
 
 class LenOfTensor(Rule):
@@ -44,4 +45,7 @@ class M(torch.nn.Module):
             arg = node.args[0].value
             facts = ctx.facts
             if facts.is_known_tensor(arg) and not facts.has_dynamic_shape(arg):
+                if in_condition(ctx) and any(isinstance(a, (cst.If, cst.While, cst.IfExp)) and
+                                             "isinstance(" in ctx.code_for(a.test) for a in ctx.ancestors):
+                    return  # `isinstance(x, tuple) and len(x) == 2`: a type dispatch
                 ctx.report(node)
