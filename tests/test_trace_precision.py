@@ -134,3 +134,13 @@ MORE_CLEAN_2 = [
 @pytest.mark.parametrize("body", MORE_CLEAN_2, ids=[f"clean_flags{i}" for i in range(len(MORE_CLEAN_2))])
 def test_flags_and_module_state_not_flagged(body, tmp_path):
     assert findings(body, tmp_path) == set()
+
+
+def test_tuple_assignment_keeps_data_dependent_shapes(tmp_path):
+    body = "keep = scores > 0.2\nboxes, scores = boxes[keep], scores[keep]\nk = min(3, scores.shape[0])\nreturn boxes[:k]"
+    assert ("TR304", "error") in findings(body, tmp_path)
+
+
+def test_loop_over_unbind_is_unrolled(tmp_path):
+    body = "for u in feats.unbind(1):\n    x = x + u\nreturn x"
+    assert findings(body, tmp_path) == {("TR308", "warning")}

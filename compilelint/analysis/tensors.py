@@ -480,6 +480,11 @@ class FunctionFacts:
     # -- trace facts: data-dependent shapes ----------------------------------------------------
     def note_assign(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """Record data-dependent shapes, sizes and masks for `target = value` (after `bind`)."""
+        if (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))
+                and len(target.elements) == len(value.elements)):
+            for t, v in zip(target.elements, value.elements):  # `boxes, scores = boxes[keep], scores[keep]`
+                self.note_assign(t.value, v.value)
+            return
         names = [target.value] if isinstance(target, cst.Name) else [
             e.value.value for e in getattr(target, "elements", ()) if isinstance(e.value, cst.Name)]
         dyn = self.has_dynamic_shape(value)

@@ -16,7 +16,7 @@ class IterateTensor(Rule):
                "so another batch/length gives wrong results or fails; use batched tensor ops over that dimension, "
                "or script this loop")
     doc = RuleDoc(
-        what=("Flags `for row in t`, comprehensions over a tensor `t`, and builtins that iterate a tensor "
+        what=("Flags `for row in t` (and over `t.unbind(d)` / `t.split(n)`), comprehensions over a tensor `t`, and builtins that iterate a tensor "
               "(`sum(t)`, `list(t)`; `max(t)`/`min(t)`/`sorted(t)`/`any(t)`/`all(t)`, which also compare its "
               "values, are reported as errors), in traced code."),
         why=("Iterating calls `t.unbind(0)` for the example's size (TracerWarning); the traced graph has one "
@@ -65,6 +65,10 @@ class M(torch.nn.Module):
             return
         if facts.is_known_tensor(iterable) and not facts.has_dynamic_shape(iterable):
             ctx.report(iterable)
+        elif (isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute)
+              and iterable.func.attr.value in ("unbind", "split") and facts.is_tensor(iterable.func.value)
+              and not facts.has_dynamic_shape(iterable.func.value)):
+            ctx.report(iterable)  # `for u in x.unbind(1)`: as many iterations as the example's size
 
     def visit_For(self, node: cst.For, ctx) -> None:  # noqa: ANN001
         self._check(node.iter, ctx)
