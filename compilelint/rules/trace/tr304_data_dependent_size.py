@@ -21,7 +21,7 @@ class DataDependentSize(Rule):
         what=("Flags Python that consumes the size of a tensor whose size depends on data: `len()` of it, a loop "
               "over it or over `range()` of its size, an `if` on its size."),
         why=("`boxes[scores > t]` and `torch.nonzero` are traced correctly as tensor ops, but the moment Python "
-             "reads their length (to loop, branch or allocate), trace bakes in the example's count. Post-"
+             "consumes their length (a loop, an `if`, `len()`, `int()`/`min()`), trace bakes in the example's count. Post-"
              "processing (detections kept after NMS, keypoints above threshold) then returns the example's number "
              "of results for every image."),
         example="keep = scores > 0.5\nfor i in range(len(boxes[keep])):\n    ...",
