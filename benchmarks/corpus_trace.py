@@ -44,7 +44,7 @@ def ground_truth(path: Path) -> tuple[bool, str]:
         report = observe.run_trace(model, inputs)
     if report.error:
         return True, f"trace failed: {report.error}"
-    detail = report.divergence or "agrees on all input sets"
+    detail = (report.divergence or "agrees on all input sets").splitlines()[0][:160]
     if report.warnings:
         detail += f" ({len(report.warnings)} TracerWarning)"
     return report.diverged, detail
