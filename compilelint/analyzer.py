@@ -397,6 +397,7 @@ class FileAnalyzer:
             for target in small.targets:
                 self._walk_expr(target.target)
                 facts.bind(target.target, kind)
+                facts.note_assign(target.target, small.value)
         elif isinstance(small, cst.AugAssign):
             self._walk_expr(small.value)
             self._walk_expr(small.target)

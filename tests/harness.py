@@ -65,7 +65,9 @@ def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool,
     if check in ("script", "script-call"):
         report = observe.run_script(obj, inputs if check == "script-call" else None)
         return (not report.ok, report.error or "scripted fine")
-    if check == "trace":
+    if check in ("trace", "trace-eval"):
+        if check == "trace-eval":  # the snippet puts the module in eval mode before tracing
+            obj.eval()
         report = observe.run_trace(obj, inputs)
         if report.error:
             return True, f"trace failed: {report.error}"
