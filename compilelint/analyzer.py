@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from compilelint.analysis.dynamo import ModuleFacts
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of
@@ -90,6 +91,15 @@ class RuleContext:
 
     def kind(self, expr: cst.BaseExpression) -> Kind:
         return self.facts.kind(expr)
+
+    @property
+    def module_facts(self) -> "ModuleFacts":
+        """Facts about the whole file (Dynamo config set at module level, disabled functions, loggers)."""
+        analyzer = self._analyzer
+        facts = getattr(analyzer, "_module_facts", None)
+        if facts is None:
+            facts = analyzer._module_facts = ModuleFacts.from_module(analyzer.module, self.aliases)
+        return facts
 
     @property
     def parent(self) -> cst.CSTNode | None:
@@ -368,6 +378,7 @@ class FileAnalyzer:
             for target in small.targets:
                 self._walk_expr(target.target)
                 facts.bind(target.target, kind)
+                facts.note_assign(target.target, small.value)
         elif isinstance(small, cst.AugAssign):
             self._walk_expr(small.value)
             self._walk_expr(small.target)

@@ -61,6 +61,9 @@ _TENSOR_ATTR_KIND = {
     "T": Kind.TENSOR, "mT": Kind.TENSOR, "H": Kind.TENSOR, "data": Kind.TENSOR, "grad": Kind.TENSOR,
     "real": Kind.TENSOR, "imag": Kind.TENSOR,
 }
+# Ops whose result is a boolean tensor (masks).
+_BOOL_OPS = ("isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_and", "logical_or", "logical_not",
+             "logical_xor", "eq", "ne", "gt", "lt", "ge", "le", "isin", "isclose")
 _TENSOR_ANNOTATIONS = {"Tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor"}
 _PY_ANNOTATIONS = {"int", "float", "bool", "str", "complex", "bytes"}
 _MODULE_CONTAINERS = {"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.Sequential"}
@@ -223,6 +226,7 @@ class FunctionFacts:
         self.class_facts = class_facts
         self.env: dict[str, Kind] = {}
         self.returns_tensor: set[str] = set()  # local functions / methods annotated `-> Tensor`
+        self.masks: set[str] = set()  # local names bound to a boolean tensor (`m = x > 0`)
 
     # -- parameters and bindings ------------------------------------------------------------
     def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool) -> None:
@@ -428,6 +432,36 @@ class FunctionFacts:
             if owner_kind is Kind.MODULE:
                 return Kind.TENSOR
         return Kind.UNKNOWN
+
+    def note_assign(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """Extra facts about a plain `name = value` (called after `bind`): boolean masks."""
+        if isinstance(target, cst.Name):
+            if self.is_bool_mask(value):
+                self.masks.add(target.value)
+            else:
+                self.masks.discard(target.value)
+
+    def is_bool_mask(self, expr: cst.BaseExpression) -> bool:
+        """A boolean tensor: a comparison of tensors, `~m`, `m & n`, `.bool()`, `torch.isnan(x)`..."""
+        if isinstance(expr, cst.Name):
+            return expr.value in self.masks
+        if isinstance(expr, cst.Comparison):
+            if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
+                return False
+            return self.kind(expr) is Kind.TENSOR
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
+            return self.is_bool_mask(expr.expression)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+            return self.is_bool_mask(expr.left) or self.is_bool_mask(expr.right)
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            name = qualify(func, self.aliases) or ""
+            if name.startswith("torch.") and name[len("torch."):] in _BOOL_OPS:
+                return True
+            if isinstance(func, cst.Attribute) and func.attr.value in _BOOL_OPS + ("bool",) \
+                    and self.kind(func.value) is Kind.TENSOR:
+                return True
+        return False
 
     # -- conveniences for rules ---------------------------------------------------------------
     def is_tensor(self, expr: cst.BaseExpression) -> bool:

@@ -1,0 +1,520 @@
+"""Dynamo facts shared by the graph-break (GB) rules.
+
+Two kinds of facts live here:
+
+* `ModuleFacts`: what a file sets up at module level that changes Dynamo's verdicts
+  (`torch._dynamo.config.capture_scalar_outputs`, `capture_dynamic_output_shape_ops`,
+  `reorderable_logging_functions`), which of its functions are `@torch.compiler.disable`d, and which
+  module-level names are `logging.Logger`s.
+* `BREAKS`: one detector per graph-break construct, each `(node, ctx) -> gb_id | None`, checked on
+  torch 2.13 (see each GB rule's examples). A GB rule calls its own detector; GB410 (graph break in
+  a loop) calls all of them, so the two never disagree about what breaks.
+
+No rule logic or messages here; only "does this node break the graph, and with which Dynamo id".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+import libcst as cst
+
+from compilelint.analysis.names import qualify
+from compilelint.analysis.tensors import Kind
+
+if TYPE_CHECKING:
+    from compilelint.analyzer import RuleContext
+
+_CONFIG = "torch._dynamo.config."
+_DISABLE = {"torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo"}
+
+
+@dataclass
+class ModuleFacts:
+    capture_scalar_outputs: bool = False
+    capture_dynamic_output_shape_ops: bool = False
+    # Qualified names added to torch._dynamo.config.reorderable_logging_functions ("print", "warnings.warn").
+    reorderable: set[str] = field(default_factory=set)
+    # Module-level functions and "Class.method"s decorated with @torch.compiler.disable.
+    disabled: set[str] = field(default_factory=set)
+    # Module-level names bound to logging.getLogger(...).
+    loggers: set[str] = field(default_factory=set)
+
+    @classmethod
+    def from_module(cls, module: cst.Module, aliases: dict[str, str]) -> "ModuleFacts":
+        facts = cls()
+        facts._scan(module.body, aliases, None)
+        return facts
+
+    def _scan(self, body, aliases: dict[str, str], class_name: str | None) -> None:  # noqa: ANN001
+        for stmt in body:
+            if isinstance(stmt, cst.SimpleStatementLine) and class_name is None:
+                for small in stmt.body:
+                    self._small(small, aliases)
+            elif isinstance(stmt, cst.FunctionDef):
+                decorators = {qualify(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator,
+                                      aliases) for d in stmt.decorators}
+                if decorators & _DISABLE:
+                    self.disabled.add(f"{class_name}.{stmt.name.value}" if class_name else stmt.name.value)
+            elif isinstance(stmt, cst.ClassDef) and class_name is None:
+                self._scan(stmt.body.body, aliases, stmt.name.value)
+            elif isinstance(stmt, (cst.If, cst.Try)) and class_name is None:
+                self._scan(stmt.body.body, aliases, None)
+                orelse = getattr(stmt, "orelse", None)
+                if isinstance(orelse, cst.Else):
+                    self._scan(orelse.body.body, aliases, None)
+
+    def _small(self, small: cst.BaseSmallStatement, aliases: dict[str, str]) -> None:
+        if isinstance(small, cst.Assign):
+            for target in small.targets:
+                name = qualify(target.target, aliases) or ""
+                truthy = _truthy(small.value)
+                if name == _CONFIG + "capture_scalar_outputs" and truthy is not None:
+                    self.capture_scalar_outputs = truthy
+                elif name == _CONFIG + "capture_dynamic_output_shape_ops" and truthy is not None:
+                    self.capture_dynamic_output_shape_ops = truthy
+                elif name == _CONFIG + "reorderable_logging_functions":
+                    self.reorderable |= _names_in(small.value, aliases)
+                elif isinstance(target.target, cst.Name) and isinstance(small.value, cst.Call):
+                    if qualify(small.value.func, aliases) == "logging.getLogger":
+                        self.loggers.add(target.target.value)
+        elif isinstance(small, cst.AugAssign):
+            if qualify(small.target, aliases) == _CONFIG + "reorderable_logging_functions":
+                self.reorderable |= _names_in(small.value, aliases)
+        elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            func = small.value.func
+            if isinstance(func, cst.Attribute) and func.attr.value in ("add", "update"):
+                if qualify(func.value, aliases) == _CONFIG + "reorderable_logging_functions":
+                    for arg in small.value.args:
+                        self.reorderable |= _names_in(arg.value, aliases)
+
+    def reorderable_call(self, qualified: str | None) -> bool:
+        return qualified is not None and qualified in self.reorderable
+
+
+def _truthy(value: cst.BaseExpression) -> bool | None:
+    if isinstance(value, cst.Name) and value.value in ("True", "False"):
+        return value.value == "True"
+    return None
+
+
+def _names_in(value: cst.BaseExpression, aliases: dict[str, str]) -> set[str]:
+    if isinstance(value, (cst.Set, cst.List, cst.Tuple)):
+        return {q for q in (qualify(e.value, aliases) for e in value.elements) if q}
+    q = qualify(value, aliases)
+    return {q} if q else set()
+
+
+# -- helpers on calls ---------------------------------------------------------------------------------
+
+def call_name(call: cst.Call, ctx: "RuleContext") -> str:
+    return ctx.qualify(call.func) or ""
+
+
+def _method(call: cst.Call) -> str | None:
+    return call.func.attr.value if isinstance(call.func, cst.Attribute) else None
+
+
+def _tensor_method(call: cst.Call, ctx: "RuleContext", names: set[str] | tuple[str, ...]) -> bool:
+    return (isinstance(call.func, cst.Attribute) and call.func.attr.value in names
+            and ctx.facts.is_tensor(call.func.value))
+
+
+def _arg(call: cst.Call, index: int, keyword: str | None = None) -> cst.BaseExpression | None:
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    if keyword is not None:
+        for a in call.args:
+            if a.keyword is not None and a.keyword.value == keyword:
+                return a.value
+    return positional[index].value if index < len(positional) else None
+
+
+def _tensorish(expr: cst.BaseExpression | None, ctx: "RuleContext") -> bool:
+    """A tensor, a list/tuple of tensors, or a module (what deepcopy/sorted would walk into)."""
+    if expr is None:
+        return False
+    return ctx.facts.kind(expr) in (Kind.TENSOR, Kind.TENSORS)
+
+
+def is_bool_mask(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    return ctx.facts.is_bool_mask(expr)
+
+
+def _is_store(node: cst.CSTNode, ctx: "RuleContext") -> bool:
+    """`node` is (part of) an assignment target: `x[mask] = 0` does not break."""
+    parent = ctx.parent
+    if isinstance(parent, (cst.AssignTarget,)):
+        return parent.target is node
+    if isinstance(parent, (cst.AugAssign, cst.AnnAssign)):
+        return parent.target is node
+    return False
+
+
+def _is_param(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    fn = ctx.function
+    if fn is None or not isinstance(expr, cst.Name):
+        return False
+    params = fn.params
+    return any(p.name.value == expr.value for p in [*params.posonly_params, *params.params, *params.kwonly_params])
+
+
+# -- detectors -----------------------------------------------------------------------------------------
+# Each returns Dynamo's gb id (torch 2.13) when `node` breaks the graph, else None.
+
+def item(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if isinstance(node, cst.Call) and not node.args and _tensor_method(node, ctx, ("item",)):
+        return None if ctx.module_facts.capture_scalar_outputs else "GB0124"
+    return None
+
+
+def tolist(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if isinstance(node, cst.Call) and not node.args and _tensor_method(node, ctx, ("tolist",)):
+        return "GB0109"  # GB0033 for integer tensors; capture_scalar_outputs does not help float ones
+    return None
+
+
+def scalar_conversion(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """int(t) / float(t) / bool(t) of a tensor."""
+    if (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("int", "float", "bool")
+            and len(node.args) == 1 and ctx.facts.is_tensor(node.args[0].value)):
+        if node.func.value == "bool":
+            return "GB0124"
+        return None if ctx.module_facts.capture_scalar_outputs else "GB0124"
+    return None
+
+
+def _condition_breaks(test: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    if isinstance(test, cst.BooleanOperation):
+        return _condition_breaks(test.left, ctx) or _condition_breaks(test.right, ctx)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _condition_breaks(test.expression, ctx)
+    if _is_param(test, ctx):
+        return False  # `if flag:` on an unannotated parameter: almost always a Python flag
+    if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value in ("any", "all") \
+            and len(test.args) == 1 and ctx.facts.is_tensor(test.args[0].value):
+        return True
+    return ctx.facts.kind(test) is Kind.TENSOR
+
+
+def branch(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """`if`/`while`/`x if c else y`/`and`/`or`/`not` on a tensor (its data)."""
+    test = None
+    if isinstance(node, (cst.If, cst.While, cst.IfExp)):
+        test = node.test
+    if test is not None and _condition_breaks(test, ctx):
+        return "GB0170"
+    return None
+
+
+def builtin_any_all(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """any(t)/all(t) of a tensor outside a condition (inside one, `branch` reports it)."""
+    if (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("any", "all")
+            and len(node.args) == 1 and ctx.facts.is_tensor(node.args[0].value)):
+        return "GB0170"
+    return None
+
+
+_DYNAMIC_FUNCS = {"torch.nonzero", "torch.unique", "torch.unique_consecutive", "torch.argwhere_"}
+_DYNAMIC_METHODS = ("nonzero", "unique", "unique_consecutive")
+
+
+def dynamic_shape(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if ctx.module_facts.capture_dynamic_output_shape_ops:
+        return None
+    if isinstance(node, cst.Call):
+        name = ctx.qualify(node.func) or ""
+        if name in _DYNAMIC_FUNCS and node.args and ctx.facts.is_tensor(node.args[0].value):
+            return "GB0036"
+        if _tensor_method(node, ctx, _DYNAMIC_METHODS):
+            return "GB0036"
+        # repeat_interleave with a tensor of repeats and no output_size
+        if name == "torch.repeat_interleave" or _tensor_method(node, ctx, ("repeat_interleave",)):
+            if any(a.keyword is not None and a.keyword.value == "output_size" for a in node.args):
+                return None
+            repeats = _arg(node, 1 if name == "torch.repeat_interleave" else 0, "repeats")
+            if name == "torch.repeat_interleave" and len([a for a in node.args if a.keyword is None]) == 1:
+                repeats = _arg(node, 0)  # torch.repeat_interleave(repeats)
+            if repeats is not None and ctx.facts.is_tensor(repeats):
+                return "GB0036"
+        return None
+    if isinstance(node, cst.Subscript) and not _is_store(node, ctx) and ctx.facts.is_tensor(node.value):
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            if is_bool_mask(node.slice[0].slice.value, ctx):
+                return "GB0036"
+    return None
+
+
+def _builtin_call(node: cst.CSTNode, ctx: "RuleContext", names: set[str]) -> str | None:
+    if isinstance(node, cst.Call):
+        q = ctx.qualify(node.func)
+        if q in names and not (isinstance(node.func, cst.Name) and node.func.value in ctx.facts.env):
+            return q
+    return None
+
+
+def print_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    q = _builtin_call(node, ctx, {"print"})
+    if q and not ctx.module_facts.reorderable_call("print"):
+        return "GB0059"
+    return None
+
+
+def debugger(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    q = _builtin_call(node, ctx, {"breakpoint", "pdb.set_trace", "ipdb.set_trace", "pdb.post_mortem"})
+    if q == "breakpoint":
+        return "GB0059"
+    return "GB0007" if q else None
+
+
+_LOGGER_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"}
+
+
+def logger_method(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """`logger.info(...)` on a logging.Logger (reorderable_logging_functions does not cover these in 2.13)."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in _LOGGER_METHODS):
+        return None
+    owner = node.func.value
+    if isinstance(owner, cst.Name) and owner.value in ctx.module_facts.loggers and owner.value not in ctx.facts.env:
+        return "GB0291"
+    if isinstance(owner, cst.Call) and ctx.qualify(owner.func) == "logging.getLogger":
+        return "GB0291"
+    return None
+
+
+def logging_function(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """`logging.info(...)`, the module-level functions of `logging`."""
+    q = _builtin_call(node, ctx, {f"logging.{m}" for m in _LOGGER_METHODS})
+    if q and not ctx.module_facts.reorderable_call(q):
+        return "GB4841"
+    return None
+
+
+def warnings_warn(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    q = _builtin_call(node, ctx, {"warnings.warn", "warnings.warn_explicit"})
+    if q and not ctx.module_facts.reorderable_call(q):
+        return "GB0007"
+    return None
+
+
+_TIME = {f"time.{n}" for n in ("time", "perf_counter", "monotonic", "process_time", "time_ns", "perf_counter_ns",
+                               "monotonic_ns", "process_time_ns", "sleep", "thread_time")}
+
+
+def time_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0007" if _builtin_call(node, ctx, _TIME) else None
+
+
+_DATETIME = {"datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today", "datetime.date.today"}
+
+
+def datetime_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0156" if _builtin_call(node, ctx, _DATETIME) else None
+
+
+# random.randint / randrange / uniform are traced by Dynamo in 2.13; these are not.
+_RANDOM = {f"random.{n}" for n in ("random", "choice", "choices", "gauss", "sample", "shuffle", "seed", "getrandbits",
+                                   "normalvariate", "betavariate", "triangular", "expovariate", "lognormvariate",
+                                   "vonmisesvariate", "gammavariate", "paretovariate", "weibullvariate", "randbytes")}
+
+
+def random_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0007" if _builtin_call(node, ctx, _RANDOM) else None
+
+
+def numpy_random(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if isinstance(node, cst.Call):
+        q = ctx.qualify(node.func) or ""
+        if q.startswith("numpy.random.") and q.rsplit(".", 1)[-1][:1].islower():
+            return "GB0033"
+    return None
+
+
+_C_BUILTINS = {"zlib.crc32", "zlib.adler32", "zlib.compress", "zlib.decompress", "pickle.dumps", "pickle.loads",
+               "pickle.dump", "pickle.load", "os.getpid", "os.urandom", "os.getcwd", "socket.gethostname",
+               "binascii.crc32", "marshal.dumps", "marshal.loads"}
+
+
+def c_builtin(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if isinstance(node, cst.Call):
+        q = ctx.qualify(node.func) or ""
+        if q in _C_BUILTINS or q.startswith("hashlib."):
+            return "GB0007"
+    return None
+
+
+_JSON = {"json.dumps", "json.loads", "json.dump", "json.load"}
+
+
+def json_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0156" if _builtin_call(node, ctx, _JSON) else None
+
+
+def open_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0059" if _builtin_call(node, ctx, {"open", "io.open"}) else None
+
+
+_FS = {"os.path.exists", "os.path.isfile", "os.path.isdir", "os.path.getsize", "os.path.getmtime", "os.listdir",
+       "os.makedirs", "os.mkdir", "os.remove", "os.stat", "os.scandir", "os.rename", "os.unlink", "os.walk"}
+
+
+def filesystem(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0007" if _builtin_call(node, ctx, _FS) else None
+
+
+def deepcopy(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if _builtin_call(node, ctx, {"copy.deepcopy"}):
+        arg = _arg(node, 0)
+        if arg is not None and (ctx.facts.kind(arg) in (Kind.TENSOR, Kind.TENSORS, Kind.MODULE, Kind.MODULES)
+                                or (isinstance(arg, cst.Name) and arg.value == "self")):
+            return "GB4198"
+    return None
+
+
+def shallow_copy(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if _builtin_call(node, ctx, {"copy.copy"}):
+        arg = _arg(node, 0)
+        if arg is not None and ctx.facts.is_tensor(arg):
+            return "GB0208"
+    return None
+
+
+def sorted_tensors(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if _builtin_call(node, ctx, {"sorted"}):
+        arg = _arg(node, 0)
+        if arg is not None and ctx.facts.kind(arg) is Kind.TENSORS:
+            return "GB0207"
+        if arg is not None and ctx.facts.kind(arg) is Kind.TENSOR:
+            return "GB0059"
+    return None
+
+
+def range_tensor(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if _builtin_call(node, ctx, {"range"}):
+        if any(a.keyword is None and ctx.facts.is_tensor(a.value) for a in node.args):
+            return "GB0059"
+    return None
+
+
+def tensor_str(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    q = _builtin_call(node, ctx, {"str", "repr"})
+    if q and len(node.args) == 1 and ctx.facts.is_tensor(node.args[0].value):
+        return "GB0059" if q == "str" else "GB0569"
+    return None
+
+
+_THIRD_PARTY = ("scipy.", "cv2.", "PIL.", "pandas.", "sklearn.", "skimage.")
+
+
+def third_party(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if isinstance(node, cst.Call):
+        q = ctx.qualify(node.func) or ""
+        if q.startswith(_THIRD_PARTY):
+            return "GB0156" if q.startswith("scipy.") else "GB0007"
+    return None
+
+
+def disabled_callee(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if not isinstance(node, cst.Call):
+        return None
+    disabled = ctx.module_facts.disabled
+    func = node.func
+    if isinstance(func, cst.Name) and func.value in disabled and func.value not in ctx.facts.env:
+        return "GB0098"
+    if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
+            and ctx.class_name and f"{ctx.class_name}.{func.attr.value}" in disabled):
+        return "GB0098"
+    return None
+
+
+def explicit_break(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0025" if _builtin_call(node, ctx, {"torch._dynamo.graph_break"}) else None
+
+
+def backward(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if isinstance(node, cst.Call) and _tensor_method(node, ctx, ("backward",)):
+        return "GB0123"
+    if _builtin_call(node, ctx, {"torch.autograd.backward"}):
+        return "GB0123"
+    return None
+
+
+def autograd_grad(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB9186" if _builtin_call(node, ctx, {"torch.autograd.grad"}) else None
+
+
+def data_dependent_op(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """torch.equal/allclose (Python bool out of tensor data) and math.* of a tensor."""
+    if not isinstance(node, cst.Call):
+        return None
+    q = ctx.qualify(node.func) or ""
+    if q in ("torch.equal", "torch.allclose") or _tensor_method(node, ctx, ("equal", "allclose")):
+        return "GB0033"
+    if q.startswith("math.") and any(ctx.facts.is_tensor(a.value) for a in node.args):
+        return "GB0033"
+    return None
+
+
+_TORCH_IO = {"torch.save", "torch.load", "torch.manual_seed", "torch.seed", "torch.set_rng_state",
+             "torch.get_rng_state", "torch.random.manual_seed"}
+
+
+def torch_side_effect(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0007" if _builtin_call(node, ctx, _TORCH_IO) else None
+
+
+_STD_STREAMS = {"sys.stdout.write", "sys.stderr.write", "sys.stdout.flush", "sys.stderr.flush"}
+
+
+def std_stream(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0156" if _builtin_call(node, ctx, _STD_STREAMS) else None
+
+
+BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
+    "item": item, "tolist": tolist, "scalar_conversion": scalar_conversion, "branch": branch,
+    "dynamic_shape": dynamic_shape, "print": print_call, "debugger": debugger, "logger": logger_method,
+    "logging": logging_function, "warnings": warnings_warn, "time": time_call, "datetime": datetime_call,
+    "random": random_call, "numpy_random": numpy_random, "c_builtin": c_builtin, "json": json_call,
+    "open": open_call, "filesystem": filesystem, "deepcopy": deepcopy, "shallow_copy": shallow_copy,
+    "sorted": sorted_tensors, "range": range_tensor, "tensor_str": tensor_str, "third_party": third_party,
+    "disabled": disabled_callee, "graph_break": explicit_break, "backward": backward,
+    "autograd_grad": autograd_grad, "data_dependent_op": data_dependent_op, "torch_side_effect": torch_side_effect,
+    "std_stream": std_stream,
+}
+
+
+def first_break(node: cst.CSTNode, ctx: "RuleContext") -> tuple[str, str] | None:
+    """(construct, gb_id) of the first detector that says `node` breaks the graph."""
+    for name, detect in BREAKS.items():
+        gb = detect(node, ctx)
+        if gb:
+            return name, gb
+    return None
+
+
+def break_severity(ctx: "RuleContext", node: cst.CSTNode, default: str = "warning") -> str:
+    """Escalation: a break inside a loop makes Dynamo skip the whole frame (error); a break in the last
+    statement before a plain `return` costs one extra graph at most (note); anything else: `default`."""
+    if ctx.loop_depth > 0:
+        return "error"
+    fn = ctx.function
+    if fn is None or not isinstance(fn.body, cst.IndentedBlock):
+        return default
+    body = list(fn.body.body)
+    top = next((a for a in ctx.ancestors if any(a is s for s in body)), None)
+    if top is None:
+        return default
+    rest = body[body.index(top) + 1:]
+    if rest and all(_plain_return(s) for s in rest):
+        return "note"
+    return default
+
+
+def _plain_return(stmt: cst.CSTNode) -> bool:
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Return)):
+        return False
+    value = stmt.body[0].value
+    if value is None or isinstance(value, cst.Name):
+        return True
+    return isinstance(value, cst.Tuple) and all(isinstance(e.value, cst.Name) for e in value.elements)
