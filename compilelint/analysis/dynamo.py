@@ -144,7 +144,9 @@ def is_bool_mask(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
 def _is_store(node: cst.CSTNode, ctx: "RuleContext") -> bool:
     """`node` is (part of) an assignment target: `x[mask] = 0` does not break."""
     parent = ctx.parent
-    if isinstance(parent, (cst.AssignTarget,)):
+    if isinstance(parent, cst.Assign):
+        return any(t.target is node for t in parent.targets)
+    if isinstance(parent, cst.AssignTarget):
         return parent.target is node
     if isinstance(parent, (cst.AugAssign, cst.AnnAssign)):
         return parent.target is node
@@ -399,8 +401,12 @@ def range_tensor(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 def tensor_str(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     q = _builtin_call(node, ctx, {"str", "repr"})
-    if q and len(node.args) == 1 and ctx.facts.is_tensor(node.args[0].value):
-        return "GB0059" if q == "str" else "GB0569"
+    if q and len(node.args) == 1:
+        kind = ctx.facts.kind(node.args[0].value)
+        if kind is Kind.TENSOR:
+            return "GB0059" if q == "str" else "GB0569"
+        if kind is Kind.SHAPE and q == "str":
+            return "GB0059"  # str(x.shape) breaks too on 2.13; f"{x.shape}" does not
     return None
 
 

@@ -39,6 +39,7 @@ _TORCH_NON_TENSOR = {
     "split": Kind.TENSORS, "chunk": Kind.TENSORS, "unbind": Kind.TENSORS, "meshgrid": Kind.TENSORS,
     "broadcast_tensors": Kind.TENSORS, "tensor_split": Kind.TENSORS, "sort": Kind.TENSORS,
     "topk": Kind.TENSORS, "max": Kind.TENSOR, "min": Kind.TENSOR, "unique": Kind.TENSOR,
+    "equal": Kind.VALUE, "allclose": Kind.VALUE, "is_nonzero": Kind.VALUE,
     "no_grad": Kind.UNKNOWN, "autocast": Kind.UNKNOWN, "inference_mode": Kind.UNKNOWN,
 }
 _TORCH_PREFIX_NON_TENSOR = ("torch.jit.", "torch.cuda.", "torch.backends.", "torch.distributed.",
@@ -53,7 +54,7 @@ _TENSOR_METHOD_KIND = {
     "split": Kind.TENSORS, "chunk": Kind.TENSORS, "unbind": Kind.TENSORS, "tensor_split": Kind.TENSORS,
     "sort": Kind.TENSORS, "topk": Kind.TENSORS, "data_ptr": Kind.VALUE, "get_device": Kind.PY,
     "is_contiguous": Kind.PY, "is_floating_point": Kind.PY, "type": Kind.UNKNOWN,
-    "storage_offset": Kind.SIZE, "any": Kind.TENSOR, "all": Kind.TENSOR,
+    "storage_offset": Kind.SIZE, "equal": Kind.VALUE, "allclose": Kind.VALUE, "is_nonzero": Kind.VALUE, "any": Kind.TENSOR, "all": Kind.TENSOR,
 }
 _TENSOR_ATTR_KIND = {
     "shape": Kind.SHAPE, "ndim": Kind.SIZE, "dtype": Kind.PY, "device": Kind.PY, "is_cuda": Kind.PY,
