@@ -58,8 +58,9 @@ def _rule_descriptor(meta: RuleMeta) -> om.ReportingDescriptor:
         text = f"{doc.what} {doc.why}"
     else:
         markdown = text = meta.message
-    tags = [meta.family, *meta.targets]
-    props = {"tags": tags, "precision": meta.precision, "problem.severity": meta.severity,
+    tags = list(dict.fromkeys([meta.family, *meta.targets]))
+    props = {"tags": tags, "precision": meta.precision,
+             "problem.severity": {"note": "recommendation"}.get(meta.severity, meta.severity),
              "targets": list(meta.targets), "verifiedOnTorch": meta.verified_on}
     if meta.gb_id:
         props["gbId"] = meta.gb_id
