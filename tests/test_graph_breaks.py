@@ -100,19 +100,28 @@ print("RESULT" + json.dumps(out))
 
 
 def test_config_claims_hold_on_real_torch(tmp_path):
-    """Each config really removes the break (fresh process: config is process-global)."""
+    """Each config really removes its break, and the same module without it breaks.
+
+    One fresh process (the config is process-global): first every module WITHOUT its config line (all
+    must break), then every module with it (none may break). No case's config covers another case's
+    constructs, so running them in one process cannot make a case pass by accident."""
     pytest.importorskip("torch")
-    paths = {}
+    plain, configured = {}, {}
     for name, (code, _) in CONFIG_CASES.items():
-        path = tmp_path / f"cfg_{name}.py"
-        path.write_text(textwrap.dedent(code))
-        paths[name] = str(path)
-    proc = subprocess.run([sys.executable, "-c", _RUNNER, json.dumps(paths)], capture_output=True, text=True,
-                          timeout=300, cwd=Path(__file__).resolve().parents[1])
+        code = textwrap.dedent(code)
+        (tmp_path / f"plain_{name}.py").write_text("\n".join(ln for ln in code.splitlines() if "config" not in ln))
+        (tmp_path / f"cfg_{name}.py").write_text(code)
+        plain[f"plain_{name}"] = str(tmp_path / f"plain_{name}.py")
+        configured[f"cfg_{name}"] = str(tmp_path / f"cfg_{name}.py")
+    proc = subprocess.run([sys.executable, "-c", _RUNNER, json.dumps({**plain, **configured})], capture_output=True,
+                          text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
     line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT")), None)
     assert line is not None, proc.stderr[-3000:]
-    for name, (skipped, breaks, error) in json.loads(line[len("RESULT"):]).items():
-        assert (skipped, breaks, error) == (0, [], None), (name, breaks, error)
+    results = json.loads(line[len("RESULT"):])
+    for name in plain:
+        assert results[name][1], f"{name}: no break without the config"
+    for name in configured:
+        assert results[name] == [0, [], None], (name, results[name])
 
 
 # -- escalation ----------------------------------------------------------------------------------
@@ -205,7 +214,7 @@ def test_no_false_alarms_on_code_that_compiles(tmp_path):
                     x = x[x.shape[0] - 1:]
                 x = x.clone()
                 x[x > 0] = 0
-                s = torch.masked_select(x, x > 0)
+                s = torch.where(x > 0, x, 0)
                 cfg = copy.deepcopy({"a": 1})
                 k = random.randint(0, 3) + random.uniform(0, 1)
                 order = sorted([3, 1, 2])

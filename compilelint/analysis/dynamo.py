@@ -217,8 +217,18 @@ def builtin_any_all(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
-_DYNAMIC_FUNCS = {"torch.nonzero", "torch.unique", "torch.unique_consecutive", "torch.argwhere_"}
-_DYNAMIC_METHODS = ("nonzero", "unique", "unique_consecutive")
+# Verified on 2.13 (fresh process, default config): each of these breaks with GB0036.
+_DYNAMIC_FUNCS = {"torch.nonzero", "torch.unique", "torch.unique_consecutive", "torch.masked_select",
+                  "torch.argwhere", "torch.bincount"}
+_DYNAMIC_METHODS = ("nonzero", "unique", "unique_consecutive", "masked_select", "argwhere", "bincount")
+
+
+def _is_array_comparison(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Comparison):
+        return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr)):
+        return _is_array_comparison(expr.left) or _is_array_comparison(expr.right)
+    return False
 
 
 def dynamic_shape(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -226,10 +236,17 @@ def dynamic_shape(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
         return None
     if isinstance(node, cst.Call):
         name = ctx.qualify(node.func) or ""
-        if name in _DYNAMIC_FUNCS and node.args and ctx.facts.is_tensor(node.args[0].value):
+        if name in _DYNAMIC_FUNCS and node.args:
             return "GB0036"
-        if _tensor_method(node, ctx, _DYNAMIC_METHODS):
-            return "GB0036"
+        if name == "torch.where" and len(node.args) == 1 and node.args[0].keyword is None:
+            return "GB0036"  # one-argument torch.where(cond) is nonzero(as_tuple=True)
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in _DYNAMIC_METHODS:
+            receiver = node.func.value
+            kind = ctx.facts.kind(receiver)
+            if kind is Kind.TENSOR:
+                return "GB0036"
+            if kind is Kind.UNKNOWN and _is_array_comparison(receiver):
+                return "GB0036"  # `(iou > self.thr).nonzero()`: a comparison with a .nonzero() is an array
         # repeat_interleave with a tensor of repeats and no output_size
         if name == "torch.repeat_interleave" or _tensor_method(node, ctx, ("repeat_interleave",)):
             if any(a.keyword is not None and a.keyword.value == "output_size" for a in node.args):
@@ -477,6 +494,22 @@ def std_stream(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return "GB0156" if _builtin_call(node, ctx, _STD_STREAMS) else None
 
 
+_RNN = {"torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN", "torch.nn.modules.rnn.LSTM", "torch.nn.modules.rnn.GRU",
+        "torch.nn.modules.rnn.RNN"}
+
+
+def rnn_module(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """Calling an nn.LSTM / nn.GRU / nn.RNN submodule (built in __init__)."""
+    if not isinstance(node, cst.Call):
+        return None
+    func = node.func
+    if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
+            and ctx.class_facts is not None):
+        if getattr(ctx.class_facts, "attr_calls", {}).get(func.attr.value) in _RNN:
+            return "GB0014"
+    return None
+
+
 BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "item": item, "tolist": tolist, "scalar_conversion": scalar_conversion, "branch": branch,
     "dynamic_shape": dynamic_shape, "print": print_call, "debugger": debugger, "logger": logger_method,
@@ -486,7 +519,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "sorted": sorted_tensors, "range": range_tensor, "tensor_str": tensor_str, "third_party": third_party,
     "disabled": disabled_callee, "graph_break": explicit_break, "backward": backward,
     "autograd_grad": autograd_grad, "data_dependent_op": data_dependent_op, "torch_side_effect": torch_side_effect,
-    "std_stream": std_stream,
+    "std_stream": std_stream, "rnn": rnn_module,
 }
 
 

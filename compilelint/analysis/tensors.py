@@ -117,6 +117,7 @@ class ClassFacts:
         self.attrs: dict[str, Kind] = {}
         self.literal_types: dict[str, str] = {}  # attr -> "int"/"float"/"bool"/"str"/"None"/"list"/"dict"
         self.methods: set[str] = set()
+        self.attr_calls: dict[str, str] = {}  # attr -> qualified name of the call that built it (`torch.nn.LSTM`)
 
     @classmethod
     def from_class(cls, node: cst.ClassDef, aliases: dict[str, str]) -> "ClassFacts":
@@ -139,6 +140,8 @@ class ClassFacts:
                         if _is_self_attr(target):
                             self.attrs[target.attr.value] = kind
                             self.literal_types[target.attr.value] = _literal_type(small.value)
+                            if isinstance(small.value, cst.Call):
+                                self.attr_calls[target.attr.value] = qualify(small.value.func, aliases) or ""
                         elif isinstance(target, cst.Name):
                             env.env[target.value] = kind
                 elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):

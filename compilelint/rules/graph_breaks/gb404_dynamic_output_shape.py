@@ -1,4 +1,4 @@
-"""GB404 dynamic-output-shape-op: Flags `torch.nonzero`/`x.nonzero()`, `torch.unique`/`unique_consecutive`, reading `x[mask]` with a boolean tensor mask, and `repeat_interleave` with a tensor of repeats and no `output_size`"""
+"""GB404 dynamic-output-shape-op: Flags `nonzero`, `argwhere`, one-argument `torch.where(cond)`, `masked_select`, `unique`/`unique_consecutive`, `bincount`, reading `x[mask]` with a boolean tensor mask, and `repeat_interleave` with a tensor of repeats and no `output_size`"""
 from __future__ import annotations
 
 import libcst as cst
@@ -13,10 +13,10 @@ class DynamicOutputShapeOp(BreakRule):
     detector = 'dynamic_shape'
     gb_id = 'GB0036'
     severity = "warning"
-    message = ('An op whose output shape depends on tensor data (`nonzero`, `unique`, boolean-mask indexing `x[mask]`, `repeat_interleave` without `output_size`) breaks the graph (GB0036): keep the shape static with `torch.where(mask, x, 0)` / masked arithmetic, pass `output_size=`, or set torch._dynamo.config.capture_dynamic_output_shape_ops = True')
-    version_note = ('In 2.13 `torch.masked_select`, `torch.argwhere`, one-argument `torch.where` and `bincount` no longer break (not flagged); masked assignment `x[mask] = v` does not break. Silent in a file that sets capture_dynamic_output_shape_ops = True.')
+    message = ('An op whose output shape depends on tensor data (`nonzero`, `unique`, `bincount`, `masked_select`, boolean-mask indexing `x[mask]`, `repeat_interleave` without `output_size`) breaks the graph (GB0036): keep the shape static with `torch.where(mask, x, 0)` / masked arithmetic, pass `output_size=`, or set torch._dynamo.config.capture_dynamic_output_shape_ops = True')
+    version_note = ('On 2.13 masked assignment `x[mask] = v` and `repeat_interleave` with int repeats or output_size do not break (not flagged). Silent in a file that sets capture_dynamic_output_shape_ops = True.')
     doc = RuleDoc(
-        what='Flags `torch.nonzero`/`x.nonzero()`, `torch.unique`/`unique_consecutive`, reading `x[mask]` with a boolean tensor mask, and `repeat_interleave` with a tensor of repeats and no `output_size`.',
+        what='Flags `nonzero`, `argwhere`, one-argument `torch.where(cond)`, `masked_select`, `unique`/`unique_consecutive`, `bincount`, reading `x[mask]` with a boolean tensor mask, and `repeat_interleave` with a tensor of repeats and no `output_size`.',
         why="Dynamo's default tracing needs every output shape as a function of input shapes; these ops' shapes depend on the data, so Dynamo breaks the graph at them (GB0036) unless capture_dynamic_output_shape_ops is on.",
         example='kept = scores[scores > 0.5]\nreturn kept.sum()',
         use_instead='kept = torch.where(scores > 0.5, scores, 0)\nreturn kept.sum()',
@@ -36,6 +36,13 @@ class M(torch.nn.Module):
         m = x > 0
         y = x[m]  # <-
         return y * 2
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        counts = torch.bincount(x.argmax(-1), minlength=3)  # <-
+        return counts * 2
 '''),
     )
     good = (
