@@ -109,7 +109,16 @@ def _names_in(value: cst.BaseExpression, aliases: dict[str, str]) -> set[str]:
 # -- helpers on calls ---------------------------------------------------------------------------------
 
 def call_name(call: cst.Call, ctx: "RuleContext") -> str:
-    return ctx.qualify(call.func) or ""
+    """The qualified name of a call's callee, computed once per call node (every GB detector asks)."""
+    cache = ctx.__dict__.get("_gb_call_names")
+    if cache is None or cache[0] is not ctx.facts:
+        cache = ctx.__dict__["_gb_call_names"] = (ctx.facts, {})
+    names = cache[1]
+    key = id(call)
+    name = names.get(key)
+    if name is None:
+        name = names[key] = ctx.qualify(call.func) or ""
+    return name
 
 
 def _method(call: cst.Call) -> str | None:
@@ -159,6 +168,12 @@ def _is_param(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
         return False
     params = fn.params
     return any(p.name.value == expr.value for p in [*params.posonly_params, *params.params, *params.kwonly_params])
+
+
+def _in_forward(ctx: "RuleContext") -> bool:
+    """Parameters of `forward` are tensors unless annotated otherwise; elsewhere an unannotated parameter
+    is as likely a string or an exception type (`str(err_type)`)."""
+    return ctx.function is not None and ctx.function.name.value == "forward"
 
 
 # -- detectors -----------------------------------------------------------------------------------------
@@ -235,7 +250,7 @@ def dynamic_shape(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     if ctx.module_facts.capture_dynamic_output_shape_ops:
         return None
     if isinstance(node, cst.Call):
-        name = ctx.qualify(node.func) or ""
+        name = call_name(node, ctx)
         if name in _DYNAMIC_FUNCS and node.args:
             return "GB0036"
         if name == "torch.where" and len(node.args) == 1 and node.args[0].keyword is None:
@@ -266,7 +281,7 @@ def dynamic_shape(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 def _builtin_call(node: cst.CSTNode, ctx: "RuleContext", names: set[str]) -> str | None:
     if isinstance(node, cst.Call):
-        q = ctx.qualify(node.func)
+        q = call_name(node, ctx) or None
         if q in names and not (isinstance(node.func, cst.Name) and node.func.value in ctx.facts.env):
             return q
     return None
@@ -344,7 +359,7 @@ def random_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 def numpy_random(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     if isinstance(node, cst.Call):
-        q = ctx.qualify(node.func) or ""
+        q = call_name(node, ctx)
         if q.startswith("numpy.random.") and q.rsplit(".", 1)[-1][:1].islower():
             return "GB0033"
     return None
@@ -357,7 +372,7 @@ _C_BUILTINS = {"zlib.crc32", "zlib.adler32", "zlib.compress", "zlib.decompress",
 
 def c_builtin(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     if isinstance(node, cst.Call):
-        q = ctx.qualify(node.func) or ""
+        q = call_name(node, ctx)
         if q in _C_BUILTINS or q.startswith("hashlib."):
             return "GB0007"
     return None
@@ -418,7 +433,7 @@ def range_tensor(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 def tensor_str(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     q = _builtin_call(node, ctx, {"str", "repr"})
-    if q and len(node.args) == 1:
+    if q and len(node.args) == 1 and not (_is_param(node.args[0].value, ctx) and not _in_forward(ctx)):
         kind = ctx.facts.kind(node.args[0].value)
         if kind is Kind.TENSOR:
             return "GB0059" if q == "str" else "GB0569"
@@ -432,7 +447,7 @@ _THIRD_PARTY = ("scipy.", "cv2.", "PIL.", "pandas.", "sklearn.", "skimage.")
 
 def third_party(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     if isinstance(node, cst.Call):
-        q = ctx.qualify(node.func) or ""
+        q = call_name(node, ctx)
         if q.startswith(_THIRD_PARTY):
             return "GB0156" if q.startswith("scipy.") else "GB0007"
     return None
@@ -471,7 +486,7 @@ def data_dependent_op(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     """torch.equal/allclose (Python bool out of tensor data) and math.* of a tensor."""
     if not isinstance(node, cst.Call):
         return None
-    q = ctx.qualify(node.func) or ""
+    q = call_name(node, ctx)
     if q in ("torch.equal", "torch.allclose") or _tensor_method(node, ctx, ("equal", "allclose")):
         return "GB0033"
     if q.startswith("math.") and any(ctx.facts.is_tensor(a.value) for a in node.args):

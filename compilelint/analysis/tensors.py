@@ -404,7 +404,10 @@ class FunctionFacts:
                 return Kind.MODULE if rest.rsplit(".", 1)[-1][:1].isupper() else Kind.UNKNOWN
             if "." in rest and not rest.startswith(("linalg.", "fft.", "special.", "ops.")):
                 return Kind.UNKNOWN
-            return _TORCH_NON_TENSOR.get(rest.split(".")[-1], Kind.TENSOR)
+            last = rest.split(".")[-1]
+            if last not in _TORCH_NON_TENSOR and last.startswith(("is_", "are_", "has_", "_")):
+                return Kind.PY if not last.startswith("_") else Kind.UNKNOWN  # torch.is_autocast_enabled()...
+            return _TORCH_NON_TENSOR.get(last, Kind.TENSOR)
         if qualified.startswith(("numpy.", "np.")):
             return Kind.VALUE if Kind.TENSOR in args or Kind.VALUE in args else Kind.PY
         if qualified.startswith("math."):
@@ -424,6 +427,8 @@ class FunctionFacts:
             if owner_kind is Kind.TENSOR:
                 if method == "size" and call.args:
                     return Kind.SIZE
+                if method not in _TENSOR_METHOD_KIND and method.startswith(("is_", "has_")):
+                    return Kind.PY  # is_contiguous(), is_pinned(), is_set_to()...: Python bools about metadata
                 return _TENSOR_METHOD_KIND.get(method, Kind.TENSOR)
             if owner_kind is Kind.MODULE and method in ("forward", "__call__"):
                 return Kind.TENSOR
