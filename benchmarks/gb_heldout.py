@@ -72,10 +72,15 @@ def main(argv: list[str] | None = None) -> int:
     for f in result.findings:
         found.setdefault(Path(f.path).resolve(), {}).setdefault(f.line, []).append(f"{f.code}/{f.gb_id}/{f.severity}")
     tp = fp = fn = 0
+    strict = [0, 0, 0]  # tp, fp, fn counting only warning/error findings (notes: breaks in rarely taken branches)
     loop_ok = loop_miss = loop_fp = 0
     for p in files:
         actual, skipped = truth[p]
         predicted = found[p.resolve()]
+        ranked = {ln: cs for ln, cs in predicted.items() if any(not c.endswith("/note") for c in cs)}
+        strict[0] += sum(1 for ln in ranked if ln in actual)
+        strict[1] += sum(1 for ln in ranked if ln not in actual)
+        strict[2] += sum(1 for ln in actual if ln not in ranked)
         for line, codes in sorted(predicted.items()):
             if line in actual:
                 tp += 1
@@ -96,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     precision = tp / (tp + fp) if tp + fp else 1.0
     recall = tp / (tp + fn) if tp + fn else 1.0
     print(f"GB findings on break lines: TP={tp} FP={fp} FN={fn} precision={precision:.3f} recall={recall:.3f}")
+    sp = strict[0] / (strict[0] + strict[1]) if strict[0] + strict[1] else 1.0
+    sr = strict[0] / (strict[0] + strict[2]) if strict[0] + strict[2] else 1.0
+    print(f"  warning/error findings only: TP={strict[0]} FP={strict[1]} FN={strict[2]} precision={sp:.3f} recall={sr:.3f}")
     print(f"GB410 (whole frame skipped, GB7000): predicted={loop_ok} missed={loop_miss} false={loop_fp}")
     return 0
 

@@ -147,6 +147,25 @@ def test_break_in_loop_is_an_error_and_gb410_reports_the_frame(tmp_path):
     assert (5, "GB410") not in by and (9, "GB410") not in by
 
 
+def test_break_in_a_branch_only_some_inputs_take_is_a_note(tmp_path):
+    found = findings(tmp_path, '''
+        import torch, warnings
+        class M(torch.nn.Module):
+            def forward(self, x):
+                if x.dim() != 3:
+                    print("unexpected rank", x.dim())
+                if (x < 0).any():
+                    warnings.warn("negative input")
+                if self.training:
+                    print("train step")
+                y = x * 2
+                return y
+        ''')
+    by = {(f.line, f.code): f.severity for f in found}
+    assert by[(6, "GB405")] == "note" and by[(8, "GB408")] == "note"
+    assert by[(7, "GB403")] == "warning" and by[(10, "GB405")] == "warning"
+
+
 def test_while_condition_and_comprehension_are_not_loop_breaks(tmp_path):
     # Verified on 2.13: a break in a `while` condition or a list comprehension does not skip the frame.
     found = codes(tmp_path, '''

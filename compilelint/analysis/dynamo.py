@@ -552,6 +552,8 @@ def break_severity(ctx: "RuleContext", node: cst.CSTNode, default: str = "warnin
     statement before a plain `return` costs one extra graph at most (note); anything else: `default`."""
     if ctx.loop_depth > 0:
         return "error"
+    if _in_rare_branch(ctx, node):
+        return "note"
     fn = ctx.function
     if fn is None or not isinstance(fn.body, cst.IndentedBlock):
         return default
@@ -563,6 +565,25 @@ def break_severity(ctx: "RuleContext", node: cst.CSTNode, default: str = "warnin
     if rest and all(_plain_return(s) for s in rest):
         return "note"
     return default
+
+
+def _in_rare_branch(ctx: "RuleContext", node: cst.CSTNode) -> bool:
+    """Inside the body of an `if` that only some inputs take: a condition on shapes (Dynamo traces the
+    branch only for inputs that take it), on tensor data (itself a break), or an error path (`raise`)."""
+    ancestors = ctx.ancestors
+    for i, anc in enumerate(ancestors):
+        if not isinstance(anc, cst.If):
+            continue
+        nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
+        if nxt is anc.test:
+            continue  # the condition itself, not the branch
+        if ctx.facts.kind(anc.test) in (Kind.SIZE, Kind.SHAPE, Kind.TENSOR, Kind.VALUE):
+            return True
+        body = anc.body.body if isinstance(anc.body, cst.IndentedBlock) else ()
+        last = body[-1] if body else None
+        if isinstance(last, cst.SimpleStatementLine) and any(isinstance(s, cst.Raise) for s in last.body):
+            return True
+    return False
 
 
 def _plain_return(stmt: cst.CSTNode) -> bool:
