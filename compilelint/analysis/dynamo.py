@@ -525,6 +525,23 @@ def rnn_module(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
+def network_io(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """requests.* / urllib.request.urlopen / socket connections (2.13: each made Dynamo skip the frame)."""
+    if not isinstance(node, cst.Call):
+        return None
+    q = call_name(node, ctx)
+    if q.startswith("requests.") and q.rsplit(".", 1)[-1] in ("get", "post", "put", "delete", "head", "patch",
+                                                               "request", "Session"):
+        return "GB0156"
+    if q in ("urllib.request.urlopen", "urllib.request.urlretrieve"):
+        return "GB0059"
+    if q in ("socket.create_connection", "socket.socket", "socket.getaddrinfo", "socket.gethostbyname"):
+        return "GB0007"
+    if q.startswith("http.client."):
+        return "GB0156"
+    return None
+
+
 BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "item": item, "tolist": tolist, "scalar_conversion": scalar_conversion, "branch": branch,
     "dynamic_shape": dynamic_shape, "print": print_call, "debugger": debugger, "logger": logger_method,
@@ -534,7 +551,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "sorted": sorted_tensors, "range": range_tensor, "tensor_str": tensor_str, "third_party": third_party,
     "disabled": disabled_callee, "graph_break": explicit_break, "backward": backward,
     "autograd_grad": autograd_grad, "data_dependent_op": data_dependent_op, "torch_side_effect": torch_side_effect,
-    "std_stream": std_stream, "rnn": rnn_module,
+    "std_stream": std_stream, "rnn": rnn_module, "network": network_io,
 }
 
 
