@@ -99,6 +99,24 @@ print("RESULT" + json.dumps(out))
 '''
 
 
+GUARDED = '''
+    import logging
+    import torch
+    logger = logging.getLogger(__name__)
+    class M(torch.nn.Module):
+        def forward(self, x):
+            if not torch.compiler.is_compiling():
+                print("eager only", x.sum().item())
+                logger.info("eager only")
+            y = x * 2 if torch.compiler.is_compiling() else x.tolist()
+            return y + 1
+    '''
+
+
+def test_code_dynamo_never_traces_is_not_flagged(tmp_path):
+    assert codes(tmp_path, GUARDED) == []
+
+
 def test_config_claims_hold_on_real_torch(tmp_path):
     """Each config really removes its break, and the same module without it breaks.
 
@@ -113,6 +131,9 @@ def test_config_claims_hold_on_real_torch(tmp_path):
         (tmp_path / f"cfg_{name}.py").write_text(code)
         plain[f"plain_{name}"] = str(tmp_path / f"plain_{name}.py")
         configured[f"cfg_{name}"] = str(tmp_path / f"cfg_{name}.py")
+    guarded = tmp_path / "guarded.py"
+    guarded.write_text(textwrap.dedent(GUARDED))
+    configured["guarded"] = str(guarded)
     proc = subprocess.run([sys.executable, "-c", _RUNNER, json.dumps({**plain, **configured})], capture_output=True,
                           text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
     line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT")), None)

@@ -584,6 +584,41 @@ def break_severity(ctx: "RuleContext", node: cst.CSTNode, default: str = "warnin
     return default
 
 
+_IS_COMPILING = {"torch.compiler.is_compiling", "torch._dynamo.is_compiling", "torch.compiler.is_dynamo_compiling",
+                 "torch._utils.is_compiling", "torch._dynamo.external_utils.is_compiling"}
+
+
+def _is_compiling_test(test: cst.BaseExpression, ctx: "RuleContext") -> bool | None:
+    """True for `is_compiling()`, False for `not is_compiling()`, None for anything else."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = _is_compiling_test(test.expression, ctx)
+        return None if inner is None else not inner
+    if isinstance(test, cst.Call) and not test.args and (ctx.qualify(test.func) or "") in _IS_COMPILING:
+        return True
+    return None
+
+
+def dead_under_dynamo(ctx: "RuleContext", node: cst.CSTNode) -> bool:
+    """In a branch Dynamo never traces: `if not torch.compiler.is_compiling(): ...` (or the else of
+    `if torch.compiler.is_compiling():`): is_compiling() is a constant True while Dynamo traces."""
+    ancestors = ctx.ancestors
+    for i, anc in enumerate(ancestors):
+        if not isinstance(anc, (cst.If, cst.IfExp)):
+            continue
+        nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
+        if nxt is anc.test:
+            continue
+        compiling = _is_compiling_test(anc.test, ctx)
+        if compiling is None:
+            continue
+        in_body = nxt is anc.body or (isinstance(anc.body, cst.IndentedBlock) and any(nxt is s for s in anc.body.body))
+        if compiling is False and in_body:
+            return True
+        if compiling is True and not in_body:
+            return True
+    return False
+
+
 def _in_rare_branch(ctx: "RuleContext", node: cst.CSTNode) -> bool:
     """Inside the body of an `if` that only some inputs take: a condition on shapes (Dynamo traces the
     branch only for inputs that take it), on tensor data (itself a break), or an error path (`raise`)."""

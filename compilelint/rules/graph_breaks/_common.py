@@ -13,7 +13,7 @@ from typing import ClassVar
 
 import libcst as cst
 
-from compilelint.analysis.dynamo import BREAKS, break_severity
+from compilelint.analysis.dynamo import BREAKS, break_severity, dead_under_dynamo
 from compilelint.rules.base import Rule
 
 LOOP_NOTE = (" Inside a for/while loop this makes Dynamo skip the whole function and run it eagerly "
@@ -35,7 +35,7 @@ class BreakRule(Rule):
 
     def check(self, node: cst.CSTNode, ctx, report_at: cst.CSTNode | None = None) -> None:  # noqa: ANN001
         gb_id = BREAKS[self.detector](node, ctx)
-        if not gb_id:
+        if not gb_id or dead_under_dynamo(ctx, node):
             return
         severity = break_severity(ctx, node, self.severity)
         message = self.message_for(node, ctx, gb_id)

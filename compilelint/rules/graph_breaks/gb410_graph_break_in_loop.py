@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.dynamo import first_break
+from compilelint.analysis.dynamo import dead_under_dynamo, first_break
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 _FIXES = {
@@ -97,7 +97,7 @@ class M(torch.nn.Module):
         if ctx.loop_depth <= 0:
             return
         found = first_break(node, ctx)
-        if found is None:
+        if found is None or dead_under_dynamo(ctx, node):
             return
         construct, gb = found
         where = f"`{ctx.context}`" if ctx.context else "the function"
