@@ -542,6 +542,19 @@ def network_io(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
+def requires_grad(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """`t.requires_grad_()` / `requires_grad_(True)` in compiled code (False is traced)."""
+    if not (isinstance(node, cst.Call) and _tensor_method(node, ctx, ("requires_grad_",))):
+        return None
+    arg = _arg(node, 0, "requires_grad")
+    if isinstance(arg, cst.Name) and arg.value == "False":
+        return None
+    receiver = node.func.value
+    if isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and receiver.value.value == "self":
+        return None  # a parameter/buffer of the module: not verified
+    return "GB0125" if _is_param(receiver, ctx) else "GB8985"
+
+
 BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "item": item, "tolist": tolist, "scalar_conversion": scalar_conversion, "branch": branch,
     "dynamic_shape": dynamic_shape, "print": print_call, "debugger": debugger, "logger": logger_method,
@@ -552,6 +565,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "disabled": disabled_callee, "graph_break": explicit_break, "backward": backward,
     "autograd_grad": autograd_grad, "data_dependent_op": data_dependent_op, "torch_side_effect": torch_side_effect,
     "std_stream": std_stream, "rnn": rnn_module, "network": network_io,
+    "requires_grad": requires_grad,
 }
 
 
