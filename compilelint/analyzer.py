@@ -18,7 +18,7 @@ from compilelint.analysis.dynamo import ModuleFacts
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of
-from compilelint.analysis.tensors import ClassFacts, FunctionFacts, Kind, annotation_kind
+from compilelint.analysis.tensors import ClassFacts, FunctionFacts, Kind, annotation_kind, infer_returns_tensor
 from compilelint.findings import Finding, Fix
 from compilelint.rules.base import Rule
 from compilelint.rules.registry import SYNTAX_ERROR
@@ -201,6 +201,8 @@ class FileAnalyzer:
             if isinstance(stmt, cst.FunctionDef) and stmt.returns is not None:
                 if annotation_kind(stmt.returns.annotation, self.aliases) is Kind.TENSOR:
                     names.add(stmt.name.value)
+            elif isinstance(stmt, cst.FunctionDef) and infer_returns_tensor(stmt, self.aliases):
+                names.add(stmt.name.value)  # unannotated helper whose every return is a torch result
         return names
 
     def _top_level(self, stmt: cst.CSTNode, module_key: str) -> None:

@@ -209,8 +209,13 @@ def _condition_breaks(test: cst.BaseExpression, ctx: "RuleContext") -> bool:
     if _is_param(test, ctx):
         return False  # `if flag:` on an unannotated parameter: almost always a Python flag
     if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value in ("any", "all") \
-            and len(test.args) == 1 and ctx.facts.is_tensor(test.args[0].value):
-        return True
+            and len(test.args) == 1:
+        arg = test.args[0].value
+        if ctx.facts.is_tensor(arg):
+            return True
+        if isinstance(arg, (cst.GeneratorExp, cst.ListComp)) and isinstance(arg.elt, cst.Comparison) \
+                and ctx.facts.kind(arg.elt) is Kind.TENSOR:
+            return True  # all(iou(a, b) < t for b in kept): each element is bool(tensor)
     return ctx.facts.kind(test) is Kind.TENSOR
 
 

@@ -482,3 +482,28 @@ class FunctionFacts:
 
     def is_shape_dependent(self, expr: cst.BaseExpression) -> bool:
         return self.kind(expr) in (Kind.SIZE, Kind.SHAPE)
+
+
+def infer_returns_tensor(fn: cst.FunctionDef, aliases: dict[str, str]) -> bool:
+    """An unannotated module-level helper whose every `return` is a tensor built by torch ops
+    (`def box_iou(a, b): ... return inter / union`). Parameters count as UNKNOWN here, so only values
+    that torch calls produce make a tensor: a string or config helper is never inferred."""
+    if fn.returns is not None or fn.decorators or not isinstance(fn.body, cst.IndentedBlock):
+        return False
+    facts = FunctionFacts(aliases, None)
+    facts.bind_params(fn, assume_tensor=False)
+    kinds: list[Kind] = []
+    for stmt in fn.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign):
+                    kind = facts.kind(small.value)
+                    for target in small.targets:
+                        facts.bind(target.target, kind)
+                elif isinstance(small, cst.Return):
+                    kinds.append(facts.kind(small.value) if small.value is not None else Kind.NONE)
+        elif isinstance(stmt, cst.FunctionDef) or (isinstance(stmt, cst.SimpleStatementLine)):
+            continue
+        else:
+            return False  # branches and loops: not inferred
+    return bool(kinds) and all(k is Kind.TENSOR for k in kinds)
