@@ -650,6 +650,8 @@ def _in_rare_branch(ctx: "RuleContext", node: cst.CSTNode) -> bool:
             continue  # the condition itself, not the branch
         if ctx.facts.kind(anc.test) in (Kind.SIZE, Kind.SHAPE, Kind.TENSOR, Kind.VALUE):
             return True
+        if first_break(anc.test, ctx) is not None:
+            return True  # `if os.path.exists(p):` - the condition itself breaks; the body runs only sometimes
         body = anc.body.body if isinstance(anc.body, cst.IndentedBlock) else ()
         last = body[-1] if body else None
         if isinstance(last, cst.SimpleStatementLine) and any(isinstance(s, cst.Raise) for s in last.body):
