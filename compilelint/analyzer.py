@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+import warnings
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -542,7 +543,9 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
     if module_name is None:
         module_name, is_package = module_name_for(path)
     try:
-        module = cst.parse_module(source)
+        with warnings.catch_warnings():  # Python's own SyntaxWarnings about user code are not ours to print
+            warnings.simplefilter("ignore")
+            module = cst.parse_module(source)
     except cst.ParserSyntaxError as err:
         return _syntax_error(path, err.raw_line, err.raw_column, str(err).splitlines()[0] if str(err) else "syntax error")
     except (RecursionError, MemoryError) as err:
@@ -571,8 +574,10 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
     candidates = analyzer.candidates
     if not candidates:
         return []
-    nodes = [c.node for c in candidates] + [c.fix[0] for c in candidates if c.fix]
-    positions = positions_of(module, nodes, {c.statement for c in candidates})
+    nodes = [c.node for c in candidates]
+    fix_spans: dict[int, tuple[int, int, int, int]] = {}
+    positions = positions_of(module, nodes, {c.statement for c in candidates},
+                             inclusive=[c.fix[0] for c in candidates if c.fix], inclusive_out=fix_spans)
     text = source.decode(module.encoding, errors="replace")
     lines = text.splitlines()
     suppressions = Suppressions.from_lines(lines)
@@ -585,7 +590,7 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
         fix = None
         if c.fix is not None:
             old, new, description, safe = c.fix
-            fl, fc, fel, fec = positions[id(old)]
+            fl, fc, fel, fec = fix_spans[id(old)]
             fix = Fix(description, fl, fc, fel, fec, module.code_for_node(new), safe)
         source_line = lines[line - 1].strip() if 0 < line <= len(lines) else ""
         finding = Finding(code=c.rule, message=c.message, path=path, line=line, col=col, end_line=end_line,
