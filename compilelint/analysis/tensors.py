@@ -39,6 +39,7 @@ _TORCH_NON_TENSOR = {
     "split": Kind.TENSORS, "chunk": Kind.TENSORS, "unbind": Kind.TENSORS, "meshgrid": Kind.TENSORS,
     "broadcast_tensors": Kind.TENSORS, "tensor_split": Kind.TENSORS, "sort": Kind.TENSORS,
     "topk": Kind.TENSORS, "max": Kind.TENSOR, "min": Kind.TENSOR, "unique": Kind.TENSOR,
+    "equal": Kind.VALUE, "allclose": Kind.VALUE, "is_nonzero": Kind.VALUE,
     "no_grad": Kind.UNKNOWN, "autocast": Kind.UNKNOWN, "inference_mode": Kind.UNKNOWN,
 }
 _TORCH_PREFIX_NON_TENSOR = ("torch.jit.", "torch.cuda.", "torch.backends.", "torch.distributed.",
@@ -53,7 +54,7 @@ _TENSOR_METHOD_KIND = {
     "split": Kind.TENSORS, "chunk": Kind.TENSORS, "unbind": Kind.TENSORS, "tensor_split": Kind.TENSORS,
     "sort": Kind.TENSORS, "topk": Kind.TENSORS, "data_ptr": Kind.VALUE, "get_device": Kind.PY,
     "is_contiguous": Kind.PY, "is_floating_point": Kind.PY, "type": Kind.UNKNOWN,
-    "storage_offset": Kind.SIZE, "any": Kind.TENSOR, "all": Kind.TENSOR,
+    "storage_offset": Kind.SIZE, "equal": Kind.VALUE, "allclose": Kind.VALUE, "is_nonzero": Kind.VALUE, "any": Kind.TENSOR, "all": Kind.TENSOR,
 }
 _TENSOR_ATTR_KIND = {
     "shape": Kind.SHAPE, "ndim": Kind.SIZE, "dtype": Kind.PY, "device": Kind.PY, "is_cuda": Kind.PY,
@@ -61,6 +62,9 @@ _TENSOR_ATTR_KIND = {
     "T": Kind.TENSOR, "mT": Kind.TENSOR, "H": Kind.TENSOR, "data": Kind.TENSOR, "grad": Kind.TENSOR,
     "real": Kind.TENSOR, "imag": Kind.TENSOR,
 }
+# Ops whose result is a boolean tensor (masks).
+_BOOL_OPS = ("isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_and", "logical_or", "logical_not",
+             "logical_xor", "eq", "ne", "gt", "lt", "ge", "le", "isin", "isclose")
 _TENSOR_ANNOTATIONS = {"Tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor"}
 _PY_ANNOTATIONS = {"int", "float", "bool", "str", "complex", "bytes"}
 _MODULE_CONTAINERS = {"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.Sequential"}
@@ -136,6 +140,7 @@ class ClassFacts:
         self.attrs: dict[str, Kind] = {}
         self.literal_types: dict[str, str] = {}  # attr -> "int"/"float"/"bool"/"str"/"None"/"list"/"dict"
         self.methods: set[str] = set()
+        self.attr_calls: dict[str, str] = {}  # attr -> qualified name of the call that built it (`torch.nn.LSTM`)
 
     @classmethod
     def from_class(cls, node: cst.ClassDef, aliases: dict[str, str]) -> "ClassFacts":
@@ -158,6 +163,8 @@ class ClassFacts:
                         if _is_self_attr(target):
                             self.attrs[target.attr.value] = kind
                             self.literal_types[target.attr.value] = _literal_type(small.value)
+                            if isinstance(small.value, cst.Call):
+                                self.attr_calls[target.attr.value] = qualify(small.value.func, aliases) or ""
                         elif isinstance(target, cst.Name):
                             env.env[target.value] = kind
                 elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
@@ -438,7 +445,7 @@ class FunctionFacts:
             if "." in rest and not rest.startswith(("linalg.", "fft.", "special.", "ops.")):
                 return Kind.UNKNOWN
             last = rest.split(".")[-1]
-            if last.startswith(("is_", "are_", "get_")):  # torch.is_autocast_enabled(), ...: Python values
+            if last.startswith(("is_", "are_", "get_", "has_")):  # torch.is_autocast_enabled(), ...: Python values
                 return Kind.VALUE if last == "is_nonzero" else Kind.PY
             if last.startswith("_") and last not in _TORCH_NON_TENSOR:
                 return Kind.UNKNOWN  # private helpers return anything
@@ -462,7 +469,7 @@ class FunctionFacts:
             if owner_kind is Kind.TENSOR:
                 if method == "size" and call.args:
                     return Kind.SIZE
-                if method.startswith("is_") and method not in _TENSOR_METHOD_KIND:
+                if method.startswith(("is_", "has_")) and method not in _TENSOR_METHOD_KIND:
                     return Kind.VALUE if method == "is_nonzero" else Kind.PY  # t.is_complex(), ...
                 return _TENSOR_METHOD_KIND.get(method, Kind.TENSOR)
             if owner_kind is Kind.MODULE and method in ("forward", "__call__"):
@@ -517,13 +524,12 @@ class FunctionFacts:
             return self.is_bool_mask(expr.left) or self.is_bool_mask(expr.right)
         if isinstance(expr, cst.Call):
             func = expr.func
-            if isinstance(func, cst.Attribute) and func.attr.value in ("bool", "logical_not", "logical_and",
-                                                                        "logical_or", "isfinite", "isnan", "gt",
-                                                                        "lt", "ge", "le", "eq", "ne"):
-                if self.kind(func.value) is Kind.TENSOR:
-                    return True
-                name = qualify(func, self.aliases) or ""
-                return name.startswith("torch.")
+            name = qualify(func, self.aliases) or ""
+            if name.startswith("torch.") and name[len("torch."):] in _BOOL_OPS:
+                return True
+            if isinstance(func, cst.Attribute) and func.attr.value in _BOOL_OPS + ("bool",) \
+                    and self.kind(func.value) is Kind.TENSOR:
+                return True
         return False
 
     def has_dynamic_shape(self, expr: cst.BaseExpression) -> bool:
@@ -683,3 +689,28 @@ class FunctionFacts:
 
     def is_shape_dependent(self, expr: cst.BaseExpression) -> bool:
         return self.kind(expr) in (Kind.SIZE, Kind.SHAPE)
+
+
+def infer_returns_tensor(fn: cst.FunctionDef, aliases: dict[str, str]) -> bool:
+    """An unannotated module-level helper whose every `return` is a tensor built by torch ops
+    (`def box_iou(a, b): ... return inter / union`). Parameters count as UNKNOWN here, so only values
+    that torch calls produce make a tensor: a string or config helper is never inferred."""
+    if fn.returns is not None or fn.decorators or not isinstance(fn.body, cst.IndentedBlock):
+        return False
+    facts = FunctionFacts(aliases, None)
+    facts.bind_params(fn, assume_tensor=False)
+    kinds: list[Kind] = []
+    for stmt in fn.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign):
+                    kind = facts.kind(small.value)
+                    for target in small.targets:
+                        facts.bind(target.target, kind)
+                elif isinstance(small, cst.Return):
+                    kinds.append(facts.kind(small.value) if small.value is not None else Kind.NONE)
+        elif isinstance(stmt, cst.FunctionDef) or (isinstance(stmt, cst.SimpleStatementLine)):
+            continue
+        else:
+            return False  # branches and loops: not inferred
+    return bool(kinds) and all(k is Kind.TENSOR for k in kinds)
