@@ -230,7 +230,9 @@ def _measure(variant: str, factory, device: str, scale: int, dynamic: bool | Non
 
 
 def child_main(unfixed: str, fixed: str, device: str, iters: int, warmup: int, scale: int,
-               variants: list[str] | None, tol: float, backend: str = "inductor") -> dict:
+               variants: list[str] | None, tol: float, backend: str = "inductor", json_path: str | None = None) -> dict:
+    """Measure every wanted variant; with `json_path`, rewrite the JSON after each one, so a run cut short
+    (timeout, crash, OOM) keeps the columns it finished."""
     import torch
 
     if device.startswith("cuda") and not torch.cuda.is_available():
@@ -249,6 +251,7 @@ def child_main(unfixed: str, fixed: str, device: str, iters: int, warmup: int, s
     }
     wanted = variants or list(VARIANTS)
     reference = None
+    started = time.time()
     for variant in VARIANTS:
         if variant not in wanted:
             continue
@@ -278,6 +281,10 @@ def child_main(unfixed: str, fixed: str, device: str, iters: int, warmup: int, s
             reference = outputs
             result["matches_eager_unfixed"] = True
         out["results"][variant] = result
+        out["speedups"] = speedups(out["results"])
+        sys.stderr.write(f"bench: {variant} done in {time.time() - started:.1f}s since start\n")
+        if json_path:
+            Path(json_path).write_text(json.dumps(out, indent=2))
     out["speedups"] = speedups(out["results"])
     out["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     return out
@@ -310,7 +317,10 @@ def run_bench(unfixed: str, fixed: str, *, device: str = "cpu", iters: int = 50,
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
         except subprocess.TimeoutExpired:
-            return {"unfixed": unfixed, "fixed": fixed, "device": device, "error": f"timed out after {timeout:.0f}s"}
+            partial = json.loads(json_path.read_text()) if json_path.exists() else {
+                "unfixed": unfixed, "fixed": fixed, "device": device}
+            partial["error"] = f"timed out after {timeout:.0f}s (columns finished before: {sorted(partial.get('results', {}))})"
+            return partial
         if json_path.exists():
             return json.loads(json_path.read_text())
         tail = (proc.stderr or proc.stdout or "").strip().splitlines()[-5:]
@@ -328,7 +338,7 @@ def _fmt(value: Any, spec: str = ".3f") -> str:
 
 
 def render_table(data: dict) -> str:
-    if data.get("error"):
+    if data.get("error") and not data.get("results"):
         return f"bench {data.get('unfixed')} vs {data.get('fixed')}: ERROR {data['error']}\n"
     head = ("variant", "median ms", "p99 ms", "round ms", "first round s", "peak MiB", "graphs", "breaks",
             "recompiles", "matches")
@@ -353,6 +363,8 @@ def render_table(data: dict) -> str:
         lines.append(f"skipped {variant}: {why}")
     for variant, err in data.get("errors", {}).items():
         lines.append(f"ERROR {variant}: {err}")
+    if data.get("error"):
+        lines.append(f"ERROR: {data['error']}")
     return "\n".join(lines) + "\n"
 
 
@@ -386,7 +398,7 @@ def _bars_svg(title: str, items: list[tuple[str, str, float, str]], unit: str, w
 
 def pair_section(data: dict) -> str:
     title = f"{data.get('unfixed')} vs {data.get('fixed')}"
-    if data.get("error"):
+    if data.get("error") and not data.get("results"):
         return f"<section><h2>{html.escape(title)}</h2><p class=err>ERROR: {html.escape(data['error'])}</p></section>"
     results = data["results"]
     base = results.get("compiled_unfixed", {}).get("round_ms")
@@ -408,6 +420,8 @@ def pair_section(data: dict) -> str:
     headline = f"<p class=headline>The fix makes the compiled model <b>{speed:.2f}x</b> faster.</p>" if speed else ""
     extra = "".join(f"<li>skipped {html.escape(k)}: {html.escape(v)}</li>" for k, v in data.get("skipped", {}).items())
     extra += "".join(f"<li class=err>error {html.escape(k)}: {html.escape(v)}</li>" for k, v in data.get("errors", {}).items())
+    if data.get("error"):
+        extra += f"<li class=err>ERROR: {html.escape(data['error'])}</li>"
     return (f"<section><h2>{html.escape(title)}</h2>{headline}"
             + _bars_svg("Time for one round over the input sets (lower is better)", lat, "ms")
             + _bars_svg("First round, compile included (lower is better)", first, "s")
@@ -465,7 +479,8 @@ def main(argv: list[str] | None = None) -> int:
     variants = [v for v in ns.variants.split(",") if v] or None
     if ns.child:
         tol = ns.tol if ns.tol is not None else (1e-3 if ns.device.startswith("cuda") else 1e-4)
-        data = child_main(ns.unfixed, ns.fixed, ns.device, ns.iters, ns.warmup, ns.scale, variants, tol, ns.backend)
+        data = child_main(ns.unfixed, ns.fixed, ns.device, ns.iters, ns.warmup, ns.scale, variants, tol, ns.backend,
+                          ns.json_path)
     else:
         data = run_bench(ns.unfixed, ns.fixed, device=ns.device, iters=ns.iters, warmup=ns.warmup, scale=ns.scale,
                          variants=variants, tol=ns.tol, backend=ns.backend)
