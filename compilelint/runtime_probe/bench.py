@@ -252,8 +252,9 @@ def child_main(unfixed: str, fixed: str, device: str, iters: int, warmup: int, s
     wanted = variants or list(VARIANTS)
     reference = None
     started = time.time()
-    for variant in VARIANTS:
-        if variant not in wanted:
+    for variant in (wanted if variants else VARIANTS):  # an explicit list is run in its own order
+        if variant not in VARIANTS:
+            out["errors"][variant] = f"unknown variant; choose from {', '.join(VARIANTS)}"
             continue
         if variant.endswith("_ro") and not device.startswith("cuda"):
             out["skipped"][variant] = "reduce-overhead is CUDA graphs: CUDA only"
