@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import importlib
 import re
+import warnings
 from functools import lru_cache
 from pathlib import Path
 
@@ -83,6 +84,30 @@ def _dynamo(name: str, which: str) -> observe.DynamoReport:
     return observe.run_dynamo(model, inputs, dynamic=mod.DYNAMIC)
 
 
+def _trace(name: str, which: str) -> tuple[list[str], bool]:
+    """(TracerWarnings, diverged): trace one model on the first input set, then compare it with a second,
+    eager model from the same factory on every input set. The eager twin first replays the call that
+    tracing made, so models with per-call state (a step counter) are compared in step."""
+    mod = _module(name)
+    factory = getattr(mod, f"make_{which}")
+    traced_model, inputs = factory()
+    eager_model, _ = factory()
+    with warnings.catch_warnings(record=True) as caught, torch.no_grad():
+        warnings.simplefilter("always")
+        traced = torch.jit.trace(traced_model, inputs[0], check_trace=False, strict=False)
+    warned = [str(w.message)[:100] for w in caught if issubclass(w.category, torch.jit.TracerWarning)]
+    with torch.no_grad():
+        eager_model(*inputs[0])
+        for args in inputs:
+            try:
+                same = observe._same(eager_model(*args), traced(*args))
+            except Exception:  # a traced graph that cannot run the other input is frozen too
+                same = False
+            if not same:
+                return warned, True
+    return warned, False
+
+
 @pytest.mark.parametrize("name", PAIRS)
 def test_unfixed_problems_show_on_torch(name):
     codes = expected(name)
@@ -94,12 +119,13 @@ def test_unfixed_problems_show_on_torch(name):
             claimed = set().union(*(GB_IDS.get(c, set()) for c in codes))
             for event in report.breaks:
                 assert event.gb_id in claimed, f"{name}: break {event.gb_ids} at line {event.lineno} is not claimed"
-        if any(c.startswith("RC") for c in codes):
+        if any(c.startswith("RC") for c in codes) and not report.skipped_frames:
+            # (a frame Dynamo skips for a graph break runs eagerly and never recompiles: there the
+            # break hides the recompile hazard, which shows once the break is fixed)
             assert report.recompiles, f"{name}: no recompile on torch"
     if any(c.startswith("TR") for c in codes):
-        model, inputs = mod.make_unfixed()
-        trace = observe.run_trace(model, inputs)
-        assert trace.error or trace.frozen, f"{name}: torch.jit.trace neither warns nor diverges"
+        warned, diverged = _trace(name, "unfixed")
+        assert warned or diverged, f"{name}: torch.jit.trace neither warns nor diverges"
     if any(c.startswith(("TS", "TA")) for c in codes):
         model, _ = mod.make_unfixed()
         assert not observe.run_script(model).ok, f"{name}: torch.jit.script accepted the unfixed model"
@@ -116,9 +142,8 @@ def test_fixed_twin_compiles_clean_on_torch(name):
     assert not report.recompiles, f"{name}: fixed twin recompiles: {report.recompiles[:1]}"
     assert report.graph_count == 1, f"{name}: fixed twin compiled {report.graph_count} graphs"
     if any(c.startswith("TR") for c in codes):
-        model, inputs = mod.make_fixed()
-        trace = observe.run_trace(model, inputs)
-        assert trace.error is None and not trace.frozen, f"{name}: fixed twin traces wrong: {trace.divergence}"
+        warned, diverged = _trace(name, "fixed")
+        assert not warned and not diverged, f"{name}: fixed twin traces wrong: warnings={warned} diverged={diverged}"
     if any(c.startswith(("TS", "TA")) for c in codes):
         model, inputs = mod.make_fixed()
         script = observe.run_script(model, inputs)

@@ -80,13 +80,13 @@ class RepoIndex:
         return qualified
 
     def resolve_base(self, class_key: str, base: str) -> str:
-        """A base class name as written in `class_key`'s file: a bare name defined in that same file
-        (`class Head(_Base)`) is that file's class; anything else goes through `resolve`."""
-        if "." not in base:
+        """A base class name as written in `class_key`'s file: a bare name is a class of that same file."""
+        target = self.resolve(base)
+        if target not in self.classes and "." not in base:
             local = f"{class_key.partition(':')[0]}:{base}"
             if local in self.classes:
                 return local
-        return self.resolve(base)
+        return target
 
     def is_module_class(self, class_key: str, _seen: frozenset[str] = frozenset()) -> bool:
         """Whether a class in the tree inherits from torch.nn.Module through any chain of bases."""
