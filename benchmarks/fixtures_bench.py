@@ -36,7 +36,9 @@ def main() -> int:
     ap.add_argument("--iters", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--scale", type=int, default=1)
-    ap.add_argument("--timeout", type=float, default=120.0, help="seconds per pair")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds per pair")
+    ap.add_argument("--variants", default="", help="comma-separated columns, in this order (default: all)")
+    ap.add_argument("--backend", default="inductor")
     ap.add_argument("--budget", type=float, default=0.0, help="stop starting pairs after this many seconds")
     ns = ap.parse_args()
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", tempfile.mkdtemp(prefix="inductor-cache-"))
@@ -51,7 +53,8 @@ def main() -> int:
         path = ROOT / "fixtures" / "models" / f"{name}.py"
         t = time.time()
         data = run_bench(f"{path}:make_unfixed", f"{path}:make_fixed", device=ns.device, iters=ns.iters,
-                         warmup=ns.warmup, scale=ns.scale, timeout=ns.timeout)
+                         warmup=ns.warmup, scale=ns.scale, timeout=ns.timeout,
+                         variants=[v for v in ns.variants.split(",") if v] or None, backend=ns.backend)
         data["pair"] = name
         data["unfixed"] = f"fixtures/models/{name}.py:make_unfixed"
         data["fixed"] = f"fixtures/models/{name}.py:make_fixed"

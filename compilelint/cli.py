@@ -203,15 +203,16 @@ def rules_command(output_format: str) -> None:
 @click.option("--scale", type=int, default=1, show_default=True, help="Passed to factories that take `scale`.")
 @click.option("--backend", default="inductor", show_default=True, help="torch.compile backend.")
 @click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds allowed for the child process.")
+@click.option("--variants", default="", help="Comma-separated columns to run, in this order (default: all).")
 def bench_command(unfixed: str, fixed: str, device: str, output: str | None, chart: str | None, iters: int,
-                  warmup: int, scale: int, backend: str, timeout: float) -> None:
+                  warmup: int, scale: int, backend: str, timeout: float, variants: str) -> None:
     """Time UNFIXED against its fixed twin, eager and compiled, on the same inputs, in a child process."""
     import json as _json
 
     from compilelint.runtime_probe.bench import render_html, render_table, run_bench
 
     data = run_bench(unfixed, fixed, device=device, iters=iters, warmup=warmup, scale=scale, backend=backend,
-                     timeout=timeout)
+                     timeout=timeout, variants=_split((variants,)) or None)
     click.echo(render_table(data), nl=False)
     if output:
         write_atomic(output, _json.dumps(data, indent=2) + "\n")
