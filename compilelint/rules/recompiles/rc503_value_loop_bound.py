@@ -70,9 +70,26 @@ class M(torch.nn.Module):
             if any(ctx.facts.kind(a.value) is Kind.VALUE for a in node.args):
                 ctx.report(node, self.message.format(expr=ctx.code_for(node)))
 
+    def begin_function(self, ctx) -> None:  # noqa: ANN001
+        self._lists: set[str] = set()
+
+    def visit_Assign(self, node: cst.Assign, ctx) -> None:  # noqa: ANN001
+        lists = self.__dict__.setdefault("_lists", set())
+        for t in node.targets:
+            if isinstance(t.target, cst.Name):
+                if _is_tolist(node.value, ctx):
+                    lists.add(t.target.value)
+                else:
+                    lists.discard(t.target.value)
+
     def visit_For(self, node: cst.For, ctx) -> None:  # noqa: ANN001
+        # Iterating `t.tolist()` (directly or through a local): a Python list read out of tensor data. Not
+        # `t.numpy()`, which Dynamo 2.13 traces as a tensor (no break, no value guard).
         it = node.iter
-        if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range":
-            return  # visit_Call handles range()
-        if ctx.facts.kind(it) is Kind.VALUE:
+        if _is_tolist(it, ctx) or (isinstance(it, cst.Name) and it.value in self.__dict__.get("_lists", ())):
             ctx.report(node.iter, self.message.format(expr=f"for ... in {ctx.code_for(it)}"))
+
+
+def _is_tolist(expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
+    return (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "tolist"
+            and not expr.args and ctx.facts.is_tensor(expr.func.value))

@@ -53,6 +53,8 @@ class M(torch.nn.Module):
     def visit_Comparison(self, node: cst.Comparison, ctx) -> None:  # noqa: ANN001
         if ctx.function is None:
             return
+        if not any(isinstance(c.operator, (cst.Equal, cst.NotEqual, cst.In, cst.NotIn)) for c in node.comparisons):
+            return  # `mode is None` guards on None-ness only
         for expr in [node.left] + [c.comparator for c in node.comparisons]:
             if (isinstance(expr, cst.Name) and ctx.facts.param_types.get(expr.value) == "str"
                     and ctx.facts.env.get(expr.value) is Kind.PY):

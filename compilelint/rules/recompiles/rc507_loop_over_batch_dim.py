@@ -19,7 +19,8 @@ class LoopOverBatchDim(Rule):
                "torch.vmap, scatter/gather) instead of the loop")
     doc = RuleDoc(
         what=("Flags `for ... in range(x.shape[0])` / `range(x.size(0))` / `range(len(x))` (also through a local such as "
-              "`B = x.shape[0]` or `B, C = x.shape`), and `for row in x` over a tensor, in compiled code."),
+              "`B = x.shape[0]` or `B, C = x.shape`), and `for row in x` over a tensor, in compiled code. `len(p)` / `for v in p` on an unannotated parameter "
+              "are not flagged: that is as often a list of fixed length (FPN levels) as a tensor."),
         why=("A varying input dimension normally costs one recompile, then Dynamo makes it dynamic. A Python loop over "
              "that dimension cannot be dynamic: the unrolled body guards on the exact size. Verified on 2.13 "
              "(backend=\"eager\"): inputs with 2, 3, 4, 5 rows gave three recompiles "
@@ -42,7 +43,7 @@ class M(torch.nn.Module):
         Example('''
 import torch
 class M(torch.nn.Module):
-    def forward(self, x):
+    def forward(self, x: torch.Tensor):
         B, C = x.shape
         rows = [x[b] / (x[b].norm() + 1) for b in range(B)]  # <-
         return torch.stack([r * 2 for r in x])  # <-
@@ -83,15 +84,21 @@ class M(torch.nn.Module):
                     and isinstance(expr.args[0].value, cst.Integer) and expr.args[0].value.value == "0"):
                 return self._local_tensor(f.value, ctx)
             if isinstance(f, cst.Name) and f.value == "len" and len(expr.args) == 1:
-                return self._local_tensor(expr.args[0].value, ctx)
+                return self._local_tensor(expr.args[0].value, ctx, shape_evidence=False)
         return None
 
     @staticmethod
-    def _local_tensor(expr: cst.BaseExpression, ctx) -> cst.BaseExpression | None:  # noqa: ANN001
-        # Parameters and buffers (`self.w`) have fixed shapes; only tensors computed in the function vary.
-        if isinstance(expr, cst.Name) and ctx.facts.is_tensor(expr):
-            return expr
-        return None
+    def _local_tensor(expr: cst.BaseExpression, ctx, *, shape_evidence: bool = True) -> cst.BaseExpression | None:  # noqa: ANN001
+        """`expr` if it is a tensor of the function (parameters and buffers `self.w` have fixed shapes).
+
+        An unannotated parameter is only assumed to be a tensor; `len(p)` / `for v in p` on one is just as
+        likely a list of fixed length (FPN levels), so those need `shape_evidence` (`p.shape[0]`, `p.size(0)`).
+        """
+        if not (isinstance(expr, cst.Name) and ctx.facts.is_tensor(expr)):
+            return None
+        if not shape_evidence and expr.value in _unannotated_params(ctx.function):
+            return None
+        return expr
 
     def visit_Assign(self, node: cst.Assign, ctx) -> None:  # noqa: ANN001
         if not hasattr(self, "_dim0"):
@@ -121,7 +128,7 @@ class M(torch.nn.Module):
             if tensor is not None:
                 ctx.report(report_node, self.message.format(expr=f"for ... in {ctx.code_for(it)}", tensor=tensor))
             return
-        if isinstance(it, cst.Name) and ctx.facts.is_tensor(it):
+        if isinstance(it, cst.Name) and self._local_tensor(it, ctx, shape_evidence=False) is not None:
             ctx.report(report_node, self.message.format(expr=f"for ... in {it.value}", tensor=it.value))
 
     def visit_For(self, node: cst.For, ctx) -> None:  # noqa: ANN001
@@ -129,3 +136,10 @@ class M(torch.nn.Module):
 
     def visit_CompFor(self, node: cst.CompFor, ctx) -> None:  # noqa: ANN001
         self._check_iter(node.iter, node.iter, ctx)
+
+
+def _unannotated_params(fn: cst.FunctionDef | None) -> set[str]:
+    if fn is None:
+        return set()
+    p = fn.params
+    return {x.name.value for x in [*p.posonly_params, *p.params, *p.kwonly_params] if x.annotation is None}
