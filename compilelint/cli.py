@@ -64,12 +64,14 @@ def main() -> None:
 @click.option("--show-source", is_flag=True, help="Show the source line of each finding.")
 @click.option("--file-timeout", type=float, default=60.0, show_default=True,
               help="Seconds allowed per file before it is reported as E002 and skipped (0: no limit).")
+@click.option("--max-file-size", type=float, default=4.0, show_default=True,
+              help="Files over this many MB are reported as E004 and not parsed (0: no limit).")
 @click.option("--sarif-category", default="compilelint/static", show_default=True,
               help="SARIF automationDetails id, so several uploads do not replace each other.")
 def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...], ignore: tuple[str, ...],
           targets: tuple[str, ...], output_format: str, output: str | None, jobs: int, config_path: str | None,
           exclude: tuple[str, ...], force_exclude: bool, exit_zero: bool, statistics: bool, show_source: bool,
-          file_timeout: float, sarif_category: str) -> None:
+          file_timeout: float, max_file_size: float, sarif_category: str) -> None:
     """Lint PATHS (files or folders; default: the current folder). Never imports or runs them."""
     from compilelint.engine import lint
 
@@ -85,7 +87,8 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
     config.exclude += list(exclude)
     if targets:
         config.targets = list(targets)
-    result = lint(paths_list, config, jobs=jobs, file_timeout=file_timeout, force_exclude=force_exclude)
+    result = lint(paths_list, config, jobs=jobs, file_timeout=file_timeout, force_exclude=force_exclude,
+                  max_file_mb=max_file_size)
     for missing in result.missing:
         click.echo(f"compilelint: {missing}: no such file or directory", err=True)
     render = FORMATS[output_format]

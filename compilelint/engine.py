@@ -17,10 +17,13 @@ from compilelint.config import Config
 from compilelint.discovery import discover
 from compilelint.findings import Finding
 from compilelint.rules.base import Rule
-from compilelint.rules.registry import FILE_TIMEOUT, READ_ERROR, all_rules, select_codes
+from compilelint.rules.registry import FILE_TIMEOUT, FILE_TOO_LARGE, READ_ERROR, all_rules, select_codes
 from compilelint.suppress import file_is_skipped
 
 DEFAULT_FILE_TIMEOUT = 60.0
+# LibCST needs ~500 bytes of memory per byte of source and cannot be interrupted inside its native
+# parser (a 22 MB file took 11 GB and 3.7 minutes): larger files are reported, not parsed.
+DEFAULT_MAX_FILE_MB = 4.0
 
 
 @dataclass
@@ -50,13 +53,15 @@ def _on_alarm(signum, frame):  # noqa: ANN001
 
 _WORKER_RULES: list[Rule] = []
 _WORKER_TIMEOUT = DEFAULT_FILE_TIMEOUT
+_WORKER_MAX_BYTES = int(DEFAULT_MAX_FILE_MB * 1e6)
 
 
-def _init_worker(codes: list[str], timeout: float) -> None:
-    global _WORKER_RULES, _WORKER_TIMEOUT
+def _init_worker(codes: list[str], timeout: float, max_bytes: int = _WORKER_MAX_BYTES) -> None:
+    global _WORKER_RULES, _WORKER_TIMEOUT, _WORKER_MAX_BYTES
     rules = all_rules()
     _WORKER_RULES = [rules[c]() for c in codes]
     _WORKER_TIMEOUT = timeout
+    _WORKER_MAX_BYTES = max_bytes
     signal.signal(signal.SIGINT, signal.SIG_IGN) if multiprocessing.current_process().name != "MainProcess" else None
 
 
@@ -68,7 +73,11 @@ def _read_error(path: str, code: str, message: str) -> FileResult:
 def analyze_path(path: str) -> FileResult:
     try:
         with open(path, "rb") as fh:
-            source = fh.read()
+            source = fh.read(_WORKER_MAX_BYTES + 1) if _WORKER_MAX_BYTES > 0 else fh.read()
+        if _WORKER_MAX_BYTES > 0 and len(source) > _WORKER_MAX_BYTES:
+            size = os.path.getsize(path)
+            return _read_error(path, FILE_TOO_LARGE, f"file is {size / 1e6:.1f} MB, over the {_WORKER_MAX_BYTES / 1e6:g} MB "
+                                                     "limit; not analyzed (raise --max-file-size)")
     except IsADirectoryError:
         return _read_error(path, READ_ERROR, "cannot read file: it is a directory")
     except OSError as err:
@@ -91,13 +100,14 @@ def analyze_path(path: str) -> FileResult:
             signal.signal(signal.SIGALRM, previous)
 
 
-def analyze_files(files: list[str], codes: list[str], jobs: int, timeout: float) -> list[FileResult]:
+def analyze_files(files: list[str], codes: list[str], jobs: int, timeout: float,
+                  max_bytes: int = int(DEFAULT_MAX_FILE_MB * 1e6)) -> list[FileResult]:
     if jobs <= 1 or len(files) <= 1:
-        _init_worker(codes, timeout)
+        _init_worker(codes, timeout, max_bytes)
         return [analyze_path(p) for p in files]
     ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
     chunksize = max(1, min(16, len(files) // (jobs * 4) or 1))
-    with ctx.Pool(jobs, initializer=_init_worker, initargs=(codes, timeout)) as pool:
+    with ctx.Pool(jobs, initializer=_init_worker, initargs=(codes, timeout, max_bytes)) as pool:
         return list(pool.imap(analyze_path, files, chunksize=chunksize))
 
 
@@ -128,13 +138,14 @@ def collect_findings(results: list[FileResult], codes: list[str], config: Config
 
 
 def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float = DEFAULT_FILE_TIMEOUT,
-         force_exclude: bool = False, files: list[str] | None = None) -> LintResult:
+         force_exclude: bool = False, files: list[str] | None = None,
+         max_file_mb: float = DEFAULT_MAX_FILE_MB) -> LintResult:
     if files is None:
         files, missing = discover(paths, config.exclude + config.extend_exclude, config.root, force_exclude)
     else:
         missing = []
     codes = selected_rules(config)
     jobs = jobs or os.cpu_count() or 1
-    results = analyze_files(files, codes, jobs, file_timeout)
+    results = analyze_files(files, codes, jobs, file_timeout, int(max_file_mb * 1e6))
     return LintResult(findings=collect_findings(results, codes, config), files=files, rule_codes=codes,
                       missing=missing)

@@ -76,11 +76,25 @@ class _SelectivePositionState(CodegenState):
         self.ranges[id(node)] = (start[0], start[1], end[0], end[1])
 
 
-def positions_of(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[int, tuple[int, int, int, int]]:
-    """Map id(node) -> (line, col, end_line, end_col) for each of `nodes` (1-based lines, 0-based cols)."""
+def positions_of(module: cst.Module, nodes: Iterable[cst.CSTNode],
+                 statements: set[int] | None = None) -> dict[int, tuple[int, int, int, int]]:
+    """Map id(node) -> (line, col, end_line, end_col) for each of `nodes` (1-based lines, 0-based cols).
+
+    `statements`, if given, are the indexes of the top-level statements that contain the nodes: the
+    others are only generated as plain text to count their lines, which is several times cheaper.
+    """
     wanted = {id(n) for n in nodes}
     if not wanted:
         return {}
     state = _SelectivePositionState(module, wanted)
-    module._codegen(state)
+    if statements is None:
+        module._codegen(state)
+        return state.ranges
+    for empty_line in module.header:
+        state._advance(module.code_for_node(empty_line))
+    for index, stmt in enumerate(module.body):
+        if index in statements:
+            stmt._codegen(state)
+        else:
+            state._advance(module.code_for_node(stmt))
     return state.ranges
