@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
+from compilelint.rules.recompiles._common import is_frame_entry
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
@@ -17,7 +18,9 @@ class StrArgumentBranch(Rule):
                "makes it dynamic, so every distinct value passed recompiles (past 8 the frame runs eager); fix the "
                "choice at construction (`self.{param} = {param}` in `__init__`) or call one module per mode")
     doc = RuleDoc(
-        what="Flags comparisons (`==`, `!=`, `in`) on a parameter annotated `str` or defaulting to a string, in compiled code.",
+        what=("Flags comparisons (`==`, `!=`, `in`) on a parameter annotated `str` or defaulting to a string, in a "
+              "compiled frame's entry (a module's `forward`, a `@torch.compile` function); helpers it calls get "
+              "constants from their call sites and are not flagged."),
         why=("Unlike ints and floats, which recompile once and then become dynamic, strings are always specialised. "
              "Verified on 2.13 (backend=\"eager\"): calls with mode \"a\", \"b\", \"c\", \"d\" gave three recompiles, "
              "`triggered by the following guard failure(s): ... if mode == \"a\":`. A `str` argument that is never "
@@ -51,7 +54,7 @@ class M(torch.nn.Module):
     )
 
     def visit_Comparison(self, node: cst.Comparison, ctx) -> None:  # noqa: ANN001
-        if ctx.function is None:
+        if not is_frame_entry(ctx):
             return
         if not any(isinstance(c.operator, (cst.Equal, cst.NotEqual, cst.In, cst.NotIn)) for c in node.comparisons):
             return  # `mode is None` guards on None-ness only

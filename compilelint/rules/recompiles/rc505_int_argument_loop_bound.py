@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
+from compilelint.rules.recompiles._common import is_frame_entry
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
@@ -17,7 +18,7 @@ class IntArgumentLoopBound(Rule):
                "recompile limit (8), then runs eager; fix the count at construction, or pass it as a tensor and "
                "mask instead of looping")
     doc = RuleDoc(
-        what="Flags `range(k)` where `k` is a parameter annotated `int` (or defaulting to an int) in compiled code.",
+        what="Flags `range(k)` where `k` is a parameter annotated `int` (or defaulting to an int) in a compiled frame's entry (a module's `forward`, a `@torch.compile` function).",
         why=("An int argument used only in arithmetic recompiles once and then becomes a dynamic SymInt (verified on "
              "2.13: five values, one recompile). Used as a loop count, it is specialised: five values 1..5 gave four "
              "recompiles, `triggered by the following guard failure(s): ... for _ in range(k):`."),
@@ -55,6 +56,8 @@ class M(torch.nn.Module):
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
         if not (isinstance(func, cst.Name) and func.value == "range" and node.args):
+            return
+        if not is_frame_entry(ctx):
             return
         for a in node.args:
             for name in _names(a.value):

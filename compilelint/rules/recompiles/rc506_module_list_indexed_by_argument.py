@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
+from compilelint.rules.recompiles._common import is_frame_entry
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
@@ -16,7 +17,7 @@ class ModuleListIndexedByArgument(Rule):
                "each distinct value recompiles, and with more than 8 entries the frame falls back to eager; run every "
                "entry and select the result with a tensor index (torch.stack(...).index_select(0, idx) with a tensor idx), or compile one module per entry")
     doc = RuleDoc(
-        what="Flags `self.<ModuleList/ModuleDict/Sequential>[arg]` where `arg` is a parameter of the compiled function.",
+        what="Flags `self.<ModuleList/ModuleDict/Sequential>[arg]` where `arg` is a parameter of a compiled frame's entry (a module's `forward`, a `@torch.compile` function).",
         why=("Selecting a submodule must happen at trace time, so the argument is specialised, int or str. Verified on "
              "2.13 (backend=\"eager\"): a 10-head ModuleList called with idx 0..4 gave four recompiles, "
              "`triggered by the following guard failure(s): - 0/0: idx == 0  # return self.heads[idx](x)`."),
@@ -50,7 +51,7 @@ class M(torch.nn.Module):
     def begin_function(self, ctx) -> None:  # noqa: ANN001
         fn = ctx.function
         self._params: set[str] = set()
-        if fn is not None:
+        if fn is not None and is_frame_entry(ctx):
             p = fn.params
             self._params = {x.name.value for x in [*p.posonly_params, *p.params, *p.kwonly_params]} - {"self"}
 
