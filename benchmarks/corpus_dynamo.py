@@ -190,8 +190,11 @@ def main(argv: list[str] | None = None) -> int:
     rc = [(p.name, f.line, f.code) for p in files for f in findings.get(p.resolve(), []) if f.code.startswith("RC")]
     print(f"RC findings: {len(rc)} {rc}")
     if observed:
-        rec_files = [p.name for p in files if observed[p]["recompiles"]]
-        print(f"modules that recompiled over their input sets: {rec_files}")
+        rec = {p.name: observed[p]["recompiles"] for p in files if observed[p]["recompiles"]}
+        print(f"modules that recompiled over their input sets (count): {rec}")
+        flagged = sorted({name for name, _, _ in rc})
+        print(f"RC-flagged modules that recompiled: {[n for n in flagged if n in rec]}; "
+              f"RC-flagged without a recompile: {[n for n in flagged if n not in rec]}")
     return 1 if mismatches else 0
 
 

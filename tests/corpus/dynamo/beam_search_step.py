@@ -20,4 +20,5 @@ class Model(nn.Module):
 
 
 def inputs():
-    return [(torch.tensor([1, 4, 7]), torch.zeros(3))] * 2
+    # successive decoding steps: new beam tokens and scores each step
+    return [(torch.tensor(t), -torch.rand(3)) for t in ([1, 4, 7], [2, 4, 9], [5, 11, 3])]

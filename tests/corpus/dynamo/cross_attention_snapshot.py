@@ -14,7 +14,7 @@ class Model(nn.Module):
     def forward(self, x, memory):
         k, v = self.kv(memory).chunk(2, -1)
         att = (self.q(x) @ k.transpose(-1, -2)).softmax(-1)
-        snapshot = copy.deepcopy(att)
+        snapshot = copy.deepcopy(att.detach())  # BREAK: GB4198
         return att @ v, snapshot
 
 

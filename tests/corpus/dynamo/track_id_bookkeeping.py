@@ -17,4 +17,5 @@ class Model(nn.Module):
 
 
 def inputs():
-    return [(torch.randn(4, 8), torch.tensor([3, 7, 3, 9]))] * 2
+    # consecutive frames: the same tracks, plus one that appears and one that is lost
+    return [(torch.randn(4, 8), torch.tensor(ids)) for ids in ([3, 7, 3, 9], [3, 7, 9, 12], [7, 9, 12, 12])]
