@@ -82,7 +82,7 @@ def observe(path: Path) -> dict:
             elsewhere.append((b.filename, b.lineno, b.gb_ids))
     # Each recompile record reaches two of the collector's loggers (torch._dynamo and torch._dynamo.guards).
     return {"breaks": here, "elsewhere": elsewhere, "skipped": report.skipped_frames,
-            "recompiles": len(report.recompiles) // 2, "error": report.error}
+            "recompiles": len(report.recompiles) // 2, "calls": len(input_sets), "error": report.error}
 
 
 def write_markers(path: Path, breaks: dict[int, list[str]]) -> None:
@@ -192,9 +192,22 @@ def main(argv: list[str] | None = None) -> int:
     if observed:
         rec = {p.name: observed[p]["recompiles"] for p in files if observed[p]["recompiles"]}
         print(f"modules that recompiled over their input sets (count): {rec}")
+        # A recompile hazard, as the RC rules claim it: the module recompiles on (nearly) every new input set,
+        # i.e. at least calls - 2 recompiles over at least 4 calls (one-off recompiles, such as the one before
+        # automatic dynamic shapes, are not hazards).
+        hazard = {p.name for p in files
+                  if observed[p]["calls"] >= 4 and observed[p]["recompiles"] >= max(2, observed[p]["calls"] - 2)}
         flagged = sorted({name for name, _, _ in rc})
-        print(f"RC-flagged modules that recompiled: {[n for n in flagged if n in rec]}; "
-              f"RC-flagged without a recompile: {[n for n in flagged if n not in rec]}")
+        hit = [n for n in flagged if n in hazard]
+        print(f"RC per module: flagged={len(flagged)} flagged_and_recompiling_per_call={len(hit)} "
+              f"recompiling_per_call={len(hazard)}")
+        if flagged:
+            print(f"  RC precision={len(hit) / len(flagged):.3f}  recall={len(hit) / len(hazard) if hazard else 1.0:.3f}")
+        for n in flagged:
+            if n not in hazard:
+                print(f"  RC FLAGGED, NO PER-CALL RECOMPILE {n} (recompiles={rec.get(n, 0)})")
+        for n in sorted(hazard - set(flagged)):
+            print(f"  RC MISS {n} (recompiles={rec.get(n)})")
     return 1 if mismatches else 0
 
 

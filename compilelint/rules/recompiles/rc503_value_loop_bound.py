@@ -12,19 +12,20 @@ class ValueLoopBound(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
-    message = ("`{expr}` loops over a Python value read out of tensor data (`.item()`/`.tolist()`/`int(t)`): after the "
+    message = ("`{expr}` loops over a Python value read out of tensor data (`.item()`/`int(t)`): after the "
                "graph break Dynamo unrolls the loop and guards on the exact value, so every distinct value recompiles "
                "until the recompile limit (8), then runs eager; replace the loop with tensor ops (masks, torch.arange "
                "compared to the count, cumsum) so the count stays on device")
     doc = RuleDoc(
-        what=("Flags `for ... in range(n)` where `n` comes from tensor data, and `for v in t.tolist()`, in compiled "
+        what=("Flags `for ... in range(n)` (and comprehensions over it) where `n` comes from tensor data, in compiled "
               "code, when the loop body does tensor work (a body of pure Python bookkeeping has no graph to guard)."),
         why=("The `.item()` breaks the graph; the resumed frame receives `n` as a Python int and the unrolled loop "
              "specialises on it. Verified on 2.13 (backend=\"eager\"): four calls whose count was 1, 2, 3, 4 gave three "
              "recompiles, guard failures reported on the `n = int(x[0].item())` line (`___stack0 == 1`). A value used "
-             "only in arithmetic (`x * s`) recompiles once and then becomes dynamic; a loop bound never does. A loop "
-             "over `ids.tolist()` whose body only does Python bookkeeping did not recompile (Dynamo runs that resumed "
-             "code eagerly), so it is not flagged."),
+             "only in arithmetic (`x * s`) recompiles once and then becomes dynamic; a loop bound never does. Not flagged: a "
+             "loop over `t.tolist()` (verified: one recompile over 6 calls with new values, then the ints are dynamic; "
+             "only the list's length is specialised), and a `range(n)` loop whose body does only Python bookkeeping "
+             "(no graph, no guard)."),
         example="n = int(counts.sum().item())\nfor i in range(n):\n    y = y + 1",
         use_instead="y = y + counts.sum()  # or a mask: torch.arange(L) < counts.sum()",
     )
@@ -42,12 +43,10 @@ class M(torch.nn.Module):
         Example('''
 import torch
 class M(torch.nn.Module):
-    def forward(self, x, lengths):
-        out = []
-        for n in lengths.tolist():  # <-
-            out.append(x[:n].sum(0))
-        return torch.stack(out)
-''', inputs="[(torch.randn(6, 3), torch.tensor([i, i + 1])) for i in range(1, 5)]"),
+    def forward(self, x, k):
+        rows = [x.roll(i, 0) for i in range(int(k.sum()))]  # <-
+        return torch.stack(rows).mean(0)
+''', inputs="[(torch.randn(4, 3), torch.tensor([i, 1])) for i in range(1, 5)]"),
     )
     good = (
         Example('''
@@ -60,40 +59,29 @@ class M(torch.nn.Module):
         Example('''
 import torch
 class M(torch.nn.Module):
-    def forward(self, x, lengths):
-        steps = torch.arange(x.shape[0]).unsqueeze(0)
-        mask = (steps < lengths.unsqueeze(1)).to(x.dtype)
-        return mask @ x
-''', inputs="[(torch.randn(6, 3), torch.tensor([i, i + 1])) for i in range(1, 5)]"),
+    def forward(self, x, k):
+        n = k.sum()  # stays a tensor: the same result for any n <= 8, one graph
+        rolls = torch.stack([x.roll(i, 0) for i in range(8)])
+        weights = (torch.arange(8) < n).to(x.dtype)
+        return (rolls * weights[:, None, None]).sum(0) / n
+''', inputs="[(torch.randn(4, 3), torch.tensor([i, 1])) for i in range(1, 5)]"),
     )
 
     def begin_function(self, ctx) -> None:  # noqa: ANN001
-        self._lists: set[str] = set()
         self._pending: dict[int, tuple[cst.For, str]] = {}
 
-    def _state(self) -> tuple[set[str], dict]:
-        return self.__dict__.setdefault("_lists", set()), self.__dict__.setdefault("_pending", {})
+    def _state(self) -> tuple[None, dict]:
+        return None, self.__dict__.setdefault("_pending", {})
 
     def _value_iter(self, it: cst.BaseExpression, ctx) -> str | None:  # noqa: ANN001
         """The loop's description when `it` iterates a value read out of tensor data, else None."""
-        lists, _ = self._state()
         if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range" and it.args:
             if any(ctx.facts.kind(a.value) is Kind.VALUE for a in it.args):
                 return ctx.code_for(it)
             return None
-        # `t.tolist()` directly or through a local; not `t.numpy()`, which Dynamo 2.13 traces as a tensor.
-        if _is_tolist(it, ctx) or (isinstance(it, cst.Name) and it.value in lists):
-            return f"for ... in {ctx.code_for(it)}"
+        # Not `for v in t.tolist()`: verified on 2.13, the resumed loop recompiles once and then treats the
+        # list's ints as dynamic (6 calls with new values, 1 recompile); only the list's length is specialised.
         return None
-
-    def visit_Assign(self, node: cst.Assign, ctx) -> None:  # noqa: ANN001
-        lists, _ = self._state()
-        for t in node.targets:
-            if isinstance(t.target, cst.Name):
-                if _is_tolist(node.value, ctx):
-                    lists.add(t.target.value)
-                else:
-                    lists.discard(t.target.value)
 
     def visit_For(self, node: cst.For, ctx) -> None:  # noqa: ANN001
         # Only a hazard when the unrolled body does tensor work: a body of pure Python (bookkeeping on
@@ -125,8 +113,3 @@ class M(torch.nn.Module):
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation, ctx) -> None:  # noqa: ANN001
         self._tensor_work(node, ctx)
-
-
-def _is_tolist(expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
-    return (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "tolist"
-            and not expr.args and ctx.facts.is_tensor(expr.func.value))
