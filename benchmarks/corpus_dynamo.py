@@ -28,8 +28,8 @@ CORPUS = ROOT / "tests" / "corpus" / "dynamo"
 MARK = re.compile(r"\s*# BREAK: (?P<ids>GB\d{4}(?: GB\d{4})*)\s*$")
 
 
-def corpus_files(only: list[str] | None = None) -> list[Path]:
-    files = sorted(p for p in CORPUS.glob("*.py") if not p.name.startswith("_"))
+def corpus_files(only: list[str] | None = None, corpus: Path | None = None) -> list[Path]:
+    files = sorted(p for p in (corpus or CORPUS).glob("*.py") if not p.name.startswith("_"))
     if only:
         files = [p for p in files if p.stem in only]
     return files
@@ -100,7 +100,7 @@ def lint_corpus(files: list[Path]) -> dict[Path, list]:
     from compilelint.config import Config
     from compilelint.engine import lint
 
-    config = Config(select=["GB", "RC"], root=str(CORPUS))
+    config = Config(select=["GB", "RC"], root=str(files[0].parent if files else CORPUS))
     result = lint([str(p) for p in files], config, jobs=1)
     by_file: dict[Path, list] = {p.resolve(): [] for p in files}
     for f in result.findings:
@@ -134,9 +134,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--record", action="store_true", help="rewrite # BREAK: markers from the compiles")
     ap.add_argument("--static", action="store_true", help="no compiles: score against the recorded markers")
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--corpus", type=Path, default=CORPUS, help="another directory of corpus modules")
     args = ap.parse_args(argv)
-    files = corpus_files(args.only)
-    print(f"corpus: {len(files)} modules in {CORPUS.relative_to(ROOT)}")
+    files = corpus_files(args.only, args.corpus.resolve())
+    print(f"corpus: {len(files)} modules in {args.corpus}")
     truth: dict[Path, dict[int, list[str]]] = {}
     mismatches = []
     observed = {}
