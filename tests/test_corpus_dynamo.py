@@ -3,8 +3,8 @@
 Each tests/corpus/dynamo/*.py module carries its ground truth as trailing `# BREAK: GBxxxx` comments,
 written and re-verified by `benchmarks/corpus_dynamo.py` from real torch.compile graph-break logs.
 This test does not compile anything: it lints the corpus with the GB and RC rules and checks precision
-on break lines, and recall on the break lines whose GB id some registered rule predicts (so it holds
-on a branch that carries only part of the GB family; the benchmark prints the full recall).
+on break lines, and, once the GB family is there (at least 25 GB rules registered, as issue 5 asks),
+recall on break lines. On a branch that carries only part of the family, recall is not checked.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from benchmarks.corpus_dynamo import CORPUS, corpus_files, lint_corpus, recorded
 from compilelint.rules.registry import all_rules
 
 PRECISION_FLOOR = 0.95
-COVERED_RECALL_FLOOR = 0.8
+RECALL_FLOOR = 0.9
+GB_FAMILY_SIZE = 25
 
 
 def test_corpus_is_large_and_well_formed():
@@ -36,11 +37,6 @@ def test_linter_against_recorded_break_lines():
     findings = lint_corpus(files)
     s = score(files, truth, findings)
     assert s["precision"] >= PRECISION_FLOOR, f"false positives on break lines: {s['fp']}"
-    rules = all_rules()
-    covered = {r.gb_id for r in rules.values() if r.family == "graph-break" and r.gb_id}
-    covered |= {f.gb_id for fs in findings.values() for f in fs if f.gb_id}
-    relevant = [(name, line, ids) for name, line, ids in s["fn"] if set(ids) & covered]
-    hits = [t for t in s["tp"] if set(t[3] or ()) & covered]
-    if hits or relevant:
-        recall = len(hits) / (len(hits) + len(relevant))
-        assert recall >= COVERED_RECALL_FLOOR, f"missed break lines whose GB id a rule predicts: {relevant}"
+    gb_rules = [r for r in all_rules().values() if r.family == "graph-break"]
+    if len(gb_rules) >= GB_FAMILY_SIZE:
+        assert s["recall"] >= RECALL_FLOOR, f"missed break lines: {s['fn']}"
