@@ -19,8 +19,9 @@ class IdentityKey(Rule):
         what="Flags `cache[id(x)] = ...` / `cache[x.data_ptr()] = ...` (directly or through a local) in compiled code.",
         why=("`id()` and `data_ptr()` no longer break the graph in torch 2.13, but storing under them makes the "
              "dict's key set part of the guards. Verified on 2.13 with backend=\"eager\": four calls with fresh "
-             "tensors gave three recompiles, each reported as a guard failure on the store line "
-             "(`Recompiling function ... triggered by the following guard failure(s): ... cache[k] = 1`)."),
+             "tensors gave three recompiles, each a guard failure on the dict the key was stored in "
+             "(`triggered by the following guard failure(s): - 0/0: not self.cache  # self.cache[key] = x.sum()`, then "
+             "guards on its key set)."),
         example="key = x.data_ptr()\nif key not in self.cache:\n    self.cache[key] = x.sum()",
         use_instead="Cache by a stable key (module name, layer index, shape tuple), or compute the value each call.",
     )

@@ -21,7 +21,7 @@ class ValueLoopBound(Rule):
               "code, when the loop body does tensor work (a body of pure Python bookkeeping has no graph to guard)."),
         why=("The `.item()` breaks the graph; the resumed frame receives `n` as a Python int and the unrolled loop "
              "specialises on it. Verified on 2.13 (backend=\"eager\"): four calls whose count was 1, 2, 3, 4 gave three "
-             "recompiles, guard failures reported on the `n = int(x[0].item())` line (`___stack0 == 1`). A value used "
+             "recompiles, guard failures reported on the `n = int(x[0].item())` line (`- 1/0: ___stack1 == 1.0  # n = int(x[0].item())`, in the resume function). A value used "
              "only in arithmetic (`x * s`) recompiles once and then becomes dynamic; a loop bound never does. Not flagged: a "
              "loop over `t.tolist()` (verified: one recompile over 6 calls with new values, then the ints are dynamic; "
              "only the list's length is specialised), and a `range(n)` loop whose body does only Python bookkeeping "

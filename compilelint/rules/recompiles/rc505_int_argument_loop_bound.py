@@ -21,7 +21,7 @@ class IntArgumentLoopBound(Rule):
         what="Flags `range(k)` where `k` is a parameter annotated `int` (or defaulting to an int) in a compiled frame's entry (a module's `forward`, a `@torch.compile` function).",
         why=("An int argument used only in arithmetic recompiles once and then becomes a dynamic SymInt (verified on "
              "2.13: five values, one recompile). Used as a loop count, it is specialised: five values 1..5 gave four "
-             "recompiles, `triggered by the following guard failure(s): ... for _ in range(k):`."),
+             "recompiles, `triggered by the following guard failure(s): - 0/0: steps == 1  # for _ in range(steps):`."),
         example="def forward(self, x, steps: int):\n    for _ in range(steps):\n        x = self.block(x)",
         use_instead="def __init__(self, steps: int):\n    self.steps = steps  # fixed per module\n",
     )

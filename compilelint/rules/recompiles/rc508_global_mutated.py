@@ -19,7 +19,7 @@ class GlobalMutated(Rule):
         what="Flags assignments to a `global` name bound at module level to an int, str or bool, inside compiled code.",
         why=("Globals read by compiled code become guards (`G['STEP'] == 3`). A counter bumped on every call fails "
              "its guard on every call. Verified on 2.13 (backend=\"eager\"): four calls of a function doing "
-             "`global G; G += 1` gave three recompiles (guard failure on the `G += 1` line), even when `G` is not "
+             "`global G; G += 1` gave three recompiles (`triggered by the following guard failure(s): - 0/0: G['CALLS'] == 0  # CALLS += 1`), even when `G` is not "
              "used in tensor math. A module global int changed between calls by other code recompiles the same way "
              "(five values, four recompiles); a float recompiles once, then becomes dynamic."),
         example="STEP = 0\ndef forward(self, x):\n    global STEP\n    STEP += 1",

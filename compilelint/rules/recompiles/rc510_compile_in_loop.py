@@ -21,7 +21,7 @@ class CompileInLoop(Rule):
               "`for` loop, when the function reads the loop variable."),
         why=("Compiled code is cached per code object; a lambda or nested function created in a loop has one code "
              "object but a different closure cell each time, and Dynamo guards on the cell's value. Verified on 2.13 "
-             "(backend=\"eager\"): compiling `lambda x: x * 2 + i` in a 4-iteration loop gave three recompiles; a "
+             "(backend=\"eager\"): compiling `lambda x: x * 2 + i` in a 4-iteration loop gave three recompiles (`triggered by the following guard failure(s): - 0/0: i == 0`); a "
              "nested `def` closing over `i` did the same. Compiling the same function, a lambda without the loop "
              "variable, or a fresh nn.Module each iteration gave none, and `torch.compile` inside `forward` gave none "
              "either, so those are not flagged."),
