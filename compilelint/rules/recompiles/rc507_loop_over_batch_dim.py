@@ -19,13 +19,13 @@ class LoopOverBatchDim(Rule):
                "torch.vmap, scatter/gather) instead of the loop")
     doc = RuleDoc(
         what=("Flags `for ... in range(x.shape[0])` / `range(x.size(0))` / `range(len(x))` (also through a local such as "
-              "`B = x.shape[0]` or `B, C = x.shape`), and `for row in x` over a tensor, in compiled code. `len(p)` / `for v in p` on an unannotated parameter "
+              "`B = x.shape[0]` or `B, C = x.shape`), and `for row in x` / `enumerate(x)` / `zip(x, ...)` / `x.unbind()` over a tensor, in compiled code. `len(p)` / `for v in p` on an unannotated parameter "
               "are not flagged: that is as often a list of fixed length (FPN levels) as a tensor."),
         why=("A varying input dimension normally costs one recompile, then Dynamo makes it dynamic. A Python loop over "
              "that dimension cannot be dynamic: the unrolled body guards on the exact size. Verified on 2.13 "
              "(backend=\"eager\"): inputs with 2, 3, 4, 5 rows gave three recompiles "
              "(`tensor 'x' size mismatch at index 0. expected 2, actual 3`, then expected 3 / 4), against one for the "
-             "same sizes without the loop; with dynamic=True still three. Loops over parameter or buffer shapes (`self.w.shape[0]`) are not flagged: "
+             "same sizes without the loop; with dynamic=True still three; `enumerate(x)`, `x.unbind(0)` and `torch.unbind(x)` the same (three each). Loops over parameter or buffer shapes (`self.w.shape[0]`) are not flagged: "
              "those never change."),
         example="out = []\nfor i in range(boxes.shape[0]):\n    out.append(boxes[i] * scale[i])\nreturn torch.stack(out)",
         use_instead="return boxes * scale",
@@ -47,6 +47,13 @@ class M(torch.nn.Module):
         B, C = x.shape
         rows = [x[b] / (x[b].norm() + 1) for b in range(B)]  # <-
         return torch.stack([r * 2 for r in x])  # <-
+''', inputs="[(torch.randn(n, 4),) for n in (2, 3, 4, 5)]"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x: torch.Tensor):
+        scaled = torch.stack([r * i for i, r in enumerate(x)])  # <-
+        return torch.stack([r.softmax(0) for r in scaled.unbind(0)])  # <-
 ''', inputs="[(torch.randn(n, 4),) for n in (2, 3, 4, 5)]"),
     )
     good = (
@@ -128,8 +135,30 @@ class M(torch.nn.Module):
             if tensor is not None:
                 ctx.report(report_node, self.message.format(expr=f"for ... in {ctx.code_for(it)}", tensor=tensor))
             return
-        if isinstance(it, cst.Name) and self._local_tensor(it, ctx, shape_evidence=False) is not None:
-            ctx.report(report_node, self.message.format(expr=f"for ... in {it.value}", tensor=it.value))
+        rows = self._rows_of(it, ctx)
+        if rows is not None:
+            ctx.report(report_node, self.message.format(expr=f"for ... in {ctx.code_for(it)}", tensor=rows.value))
+
+    def _rows_of(self, it: cst.BaseExpression, ctx) -> cst.Name | None:  # noqa: ANN001
+        """The tensor whose rows `it` iterates: `x`, `enumerate(x)`, `zip(x, ...)`, `x.unbind()`, `torch.unbind(x)`."""
+        if isinstance(it, cst.Name):
+            return self._local_tensor(it, ctx, shape_evidence=False)
+        if not isinstance(it, cst.Call):
+            return None
+        f = it.func
+        if isinstance(f, cst.Name) and f.value in ("enumerate", "zip") and it.args:
+            for a in it.args if f.value == "zip" else it.args[:1]:
+                found = self._rows_of(a.value, ctx)
+                if found is not None:
+                    return found
+            return None
+        dim0 = not it.args or (isinstance(it.args[-1].value, cst.Integer) and it.args[-1].value.value == "0")
+        if isinstance(f, cst.Attribute) and f.attr.value == "unbind" and dim0 and len(it.args) <= 1:
+            return self._local_tensor(f.value, ctx, shape_evidence=False)
+        if ctx.qualify(f) == "torch.unbind" and it.args and (len(it.args) == 1 or (
+                len(it.args) == 2 and isinstance(it.args[1].value, cst.Integer) and it.args[1].value.value == "0")):
+            return self._local_tensor(it.args[0].value, ctx, shape_evidence=False)
+        return None
 
     def visit_For(self, node: cst.For, ctx) -> None:  # noqa: ANN001
         self._check_iter(node.iter, node.iter, ctx)
