@@ -570,8 +570,10 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
     candidates = analyzer.candidates
     if not candidates:
         return []
-    nodes = [c.node for c in candidates] + [c.fix[0] for c in candidates if c.fix]
-    positions = positions_of(module, nodes, {c.statement for c in candidates})
+    nodes = [c.node for c in candidates]
+    fix_spans: dict[int, tuple[int, int, int, int]] = {}
+    positions = positions_of(module, nodes, {c.statement for c in candidates},
+                             inclusive=[c.fix[0] for c in candidates if c.fix], inclusive_out=fix_spans)
     text = source.decode(module.encoding, errors="replace")
     lines = text.splitlines()
     suppressions = Suppressions.from_lines(lines)
@@ -584,7 +586,7 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
         fix = None
         if c.fix is not None:
             old, new, description, safe = c.fix
-            fl, fc, fel, fec = positions[id(old)]
+            fl, fc, fel, fec = fix_spans[id(old)]
             fix = Fix(description, fl, fc, fel, fec, module.code_for_node(new), safe)
         source_line = lines[line - 1].strip() if 0 < line <= len(lines) else ""
         finding = Finding(code=c.rule, message=c.message, path=path, line=line, col=col, end_line=end_line,
