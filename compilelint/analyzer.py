@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from compilelint.analysis.globals import ModuleGlobals, module_globals
 from compilelint.analysis.dynamo import ModuleFacts
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
@@ -131,6 +132,13 @@ class RuleContext:
     def parent(self) -> cst.CSTNode | None:
         return self.ancestors[-1] if self.ancestors else None
 
+    @property
+    def module_globals(self) -> "ModuleGlobals":
+        """Module-level literal globals and the names functions rebind with `global` (lazy, once per file)."""
+        if self._analyzer.globals_fact is None:
+            self._analyzer.globals_fact = module_globals(self._analyzer.module)
+        return self._analyzer.globals_fact
+
     def code_for(self, node: cst.CSTNode) -> str:
         return self._analyzer.module.code_for_node(node)
 
@@ -171,6 +179,7 @@ class FileAnalyzer:
         self._by_type: dict[type, list] = {}
         self.statement_index = 0
         self.ctx = RuleContext(self)
+        self.globals_fact: ModuleGlobals | None = None
         self._current_calls: list[tuple[str, str]] | None = None
         self.module: cst.Module
 

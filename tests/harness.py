@@ -94,7 +94,24 @@ def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool,
         if hits:
             return True, detail
         return bool(report.breaks) or report.skipped_frames > 0 or report.error is not None, "NO MATCHING BREAK: " + detail
+    if check == "recompile-eager":
+        # The entry itself calls torch.compile (e.g. in a loop): run it eagerly, count recompile records.
+        return _eager_recompiles(obj, inputs)
     if check == "recompile":
         report = observe.run_dynamo(obj, inputs)
         return len(report.recompiles) > 0, f"recompiles={[r.splitlines()[-1][:120] for r in report.recompiles]}"
     raise ValueError(f"unknown check {check!r}")
+
+
+def _eager_recompiles(obj, inputs) -> tuple[bool, str]:  # noqa: ANN001
+    import torch._dynamo
+
+    from compilelint.runtime_probe.observe import _dynamo_logs
+
+    torch._dynamo.reset()
+    with _dynamo_logs() as records:
+        for args in inputs:
+            obj(*args)
+    torch._dynamo.reset()
+    recompiles = [m for n, m in records if n.endswith("__recompiles") and "Recompiling function" in m]
+    return len(recompiles) > 0, f"recompiles={[r.splitlines()[-1][:120] for r in recompiles]}"

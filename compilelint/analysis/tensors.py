@@ -221,6 +221,23 @@ def _literal_type(value: cst.BaseExpression) -> str:
     return ""
 
 
+def _param_type(p: cst.Param) -> str:
+    """"int"/"float"/"bool"/"str" for a parameter annotated so (or Optional of it), else its literal default's type."""
+    if p.annotation is not None:
+        ann = p.annotation.annotation
+        if isinstance(ann, cst.Subscript) and isinstance(ann.value, (cst.Name, cst.Attribute)):
+            last = ann.value.attr.value if isinstance(ann.value, cst.Attribute) else ann.value.value
+            inner = [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)]
+            ann = inner[0] if last == "Optional" and len(inner) == 1 else ann
+        if isinstance(ann, cst.Name) and ann.value in ("int", "float", "bool", "str"):
+            return ann.value
+        return ""
+    if p.default is not None:
+        t = _literal_type(p.default)
+        return t if t in ("int", "float", "bool", "str") else ""
+    return ""
+
+
 def _is_self_attr(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"
 
@@ -256,6 +273,9 @@ class FunctionFacts:
         self.class_facts = class_facts
         self.env: dict[str, Kind] = {}
         self.returns_tensor: set[str] = set()  # local functions / methods annotated `-> Tensor`
+        # Python type of each parameter of the function, from its annotation or its literal default:
+        # "int" / "float" / "bool" / "str" (absent when unknown). Recompile rules read it.
+        self.param_types: dict[str, str] = {}
         # Trace facts (see note_assign): names of tensors whose SHAPE depends on data (nonzero,
         # x[mask], unique, nms keep indices), of Python sizes read from them, of bool mask tensors,
         # and of unannotated parameters assumed to be tensors (a guess, not a certainty).
@@ -274,6 +294,9 @@ class FunctionFacts:
             name = p.name.value
             if i == 0 and name in ("self", "cls"):
                 continue
+            ptype = _param_type(p)
+            if ptype:
+                self.param_types[name] = ptype
             if p.annotation is not None:
                 self.env[name] = annotation_kind(p.annotation.annotation, self.aliases)
             elif p.default is not None:
