@@ -177,6 +177,7 @@ class FileAnalyzer:
                 if attr.startswith("visit_"):
                     self.dispatch.setdefault(attr[len("visit_"):], []).append((rule, getattr(rule, attr)))
         self._by_type: dict[type, list] = {}
+        self._class_facts: dict[str, ClassFacts] = {}
         self.statement_index = 0
         self.ctx = RuleContext(self)
         self.globals_fact: ModuleGlobals | None = None
@@ -254,6 +255,12 @@ class FileAnalyzer:
                          bases=[q for q in (qualify(a.value, self.aliases) for a in node.bases if a.keyword is None) if q])
         self.summary.classes[name] = info
         facts = ClassFacts.from_class(node, self.aliases)
+        # Attributes set up by a base class defined earlier in the same file (`class Head(_Base)`).
+        for base in node.bases:
+            inherited = self._class_facts.get(base.value.value) if isinstance(base.value, cst.Name) else None
+            if inherited is not None:
+                facts.inherit(inherited)
+        self._class_facts[name] = facts
         returns = {s.name.value for s in node.body.body if isinstance(s, cst.FunctionDef) and s.returns is not None
                    and annotation_kind(s.returns.annotation, self.aliases) is Kind.TENSOR}
         # The class itself (its body and decorators): rules about module shape report here.

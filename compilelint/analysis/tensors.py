@@ -142,6 +142,15 @@ class ClassFacts:
         self.methods: set[str] = set()
         self.attr_calls: dict[str, str] = {}  # attr -> qualified name of the call that built it (`torch.nn.LSTM`)
 
+    def inherit(self, base: "ClassFacts") -> None:
+        """Take a base class's attributes and methods; this class's own assignments win."""
+        for mapping, inherited in ((self.attrs, base.attrs), (self.literal_types, base.literal_types)):
+            for key, value in inherited.items():
+                mapping.setdefault(key, value)
+        for key, value in getattr(base, "attr_calls", {}).items():
+            getattr(self, "attr_calls", {}).setdefault(key, value)
+        self.methods |= base.methods
+
     @classmethod
     def from_class(cls, node: cst.ClassDef, aliases: dict[str, str]) -> "ClassFacts":
         facts = cls()

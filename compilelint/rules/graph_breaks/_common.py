@@ -40,7 +40,7 @@ class BreakRule(Rule):
         severity = break_severity(ctx, node, self.severity)
         message = self.message_for(node, ctx, gb_id)
         if severity == "error":
-            message += LOOP_NOTE
+            message = message.rstrip() + ("" if message.rstrip().endswith(".") else ".") + LOOP_NOTE
         fix = self.fix_for(node, ctx)
         ctx.report(report_at or node, message, severity=severity, gb_id=gb_id,
                    fix=fix[:3] if fix else None, unsafe_fix=bool(fix and len(fix) > 3 and fix[3]))
