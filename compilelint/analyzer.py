@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from compilelint.analysis.globals import ModuleGlobals, module_globals
+from compilelint.analysis.dynamo import ModuleFacts
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of
 from compilelint.analysis.script_support import dead_when_scripting, in_decorator
-from compilelint.analysis.tensors import ClassFacts, FunctionFacts, Kind, annotation_kind
+from compilelint.analysis.tensors import ClassFacts, FunctionFacts, Kind, annotation_kind, infer_returns_tensor
 from compilelint.findings import Finding, Fix
 from compilelint.rules.base import Rule
 from compilelint.rules.registry import SYNTAX_ERROR
@@ -119,6 +121,15 @@ class RuleContext:
         return self.facts.kind(expr)
 
     @property
+    def module_facts(self) -> "ModuleFacts":
+        """Facts about the whole file (Dynamo config set at module level, disabled functions, loggers)."""
+        analyzer = self._analyzer
+        facts = getattr(analyzer, "_module_facts", None)
+        if facts is None:
+            facts = analyzer._module_facts = ModuleFacts.from_module(analyzer.module, self.aliases)
+        return facts
+
+    @property
     def parent(self) -> cst.CSTNode | None:
         return self.ancestors[-1] if self.ancestors else None
 
@@ -126,6 +137,13 @@ class RuleContext:
     def module(self) -> cst.Module:
         """The parsed file (for facts about module-level names)."""
         return self._analyzer.module
+
+    @property
+    def module_globals(self) -> "ModuleGlobals":
+        """Module-level literal globals and the names functions rebind with `global` (lazy, once per file)."""
+        if self._analyzer.globals_fact is None:
+            self._analyzer.globals_fact = module_globals(self._analyzer.module)
+        return self._analyzer.globals_fact
 
     def code_for(self, node: cst.CSTNode) -> str:
         return self._analyzer.module.code_for_node(node)
@@ -165,8 +183,10 @@ class FileAnalyzer:
                 if attr.startswith("visit_"):
                     self.dispatch.setdefault(attr[len("visit_"):], []).append((rule, getattr(rule, attr)))
         self._by_type: dict[type, list] = {}
+        self._class_facts: dict[str, ClassFacts] = {}
         self.statement_index = 0
         self.ctx = RuleContext(self)
+        self.globals_fact: ModuleGlobals | None = None
         self._current_calls: list[tuple[str, str]] | None = None
         self.module: cst.Module
 
@@ -198,6 +218,8 @@ class FileAnalyzer:
             if isinstance(stmt, cst.FunctionDef) and stmt.returns is not None:
                 if annotation_kind(stmt.returns.annotation, self.aliases) is Kind.TENSOR:
                     names.add(stmt.name.value)
+            elif isinstance(stmt, cst.FunctionDef) and infer_returns_tensor(stmt, self.aliases):
+                names.add(stmt.name.value)  # unannotated helper whose every return is a torch result
         return names
 
     def _top_level(self, stmt: cst.CSTNode, module_key: str) -> None:
@@ -239,6 +261,12 @@ class FileAnalyzer:
                          bases=[q for q in (qualify(a.value, self.aliases) for a in node.bases if a.keyword is None) if q])
         self.summary.classes[name] = info
         facts = ClassFacts.from_class(node, self.aliases)
+        # Attributes set up by a base class defined earlier in the same file (`class Head(_Base)`).
+        for base in node.bases:
+            inherited = self._class_facts.get(base.value.value) if isinstance(base.value, cst.Name) else None
+            if inherited is not None:
+                facts.inherit(inherited)
+        self._class_facts[name] = facts
         returns = {s.name.value for s in node.body.body if isinstance(s, cst.FunctionDef) and s.returns is not None
                    and annotation_kind(s.returns.annotation, self.aliases) is Kind.TENSOR}
         # The class itself (its body and decorators): rules about module shape report here.
@@ -404,6 +432,7 @@ class FileAnalyzer:
             for target in small.targets:
                 self._walk_expr(target.target)
                 facts.bind(target.target, kind)
+                facts.note_assign(target.target, small.value)
         elif isinstance(small, cst.AugAssign):
             self._walk_expr(small.value)
             self._walk_expr(small.target)

@@ -111,6 +111,8 @@ def analyze_path(task: str | tuple[str, bool]) -> FileResult:
     if _WORKER_CACHE is not None:
         key = _WORKER_CACHE.key(path, source, f"{module_name}|{is_package}|{with_rules}")
         cached = _WORKER_CACHE.get(key)
+        if cached is None and not with_rules:  # a full result serves an index-only task too (--shard)
+            cached = _WORKER_CACHE.get(_WORKER_CACHE.key(path, source, f"{module_name}|{is_package}|True"))
         if isinstance(cached, FileResult):
             return cached
     result = _analyze_with_alarm(path, source, module_name, is_package, with_rules)

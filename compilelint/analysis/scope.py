@@ -76,6 +76,8 @@ def compute_scope(index: RepoIndex) -> dict[str, frozenset[str]]:
     for summary in index.modules.values():
         for kind, name in summary.compile_targets:
             key = name if ":" in name else index.resolve(name)
+            if "." not in name and ":" not in name and (name in summary.functions or name in summary.classes):
+                key = f"{summary.module}:{name}"  # torch.compile(fn) of a function/class defined in this file
             targets = DYNAMO_TARGETS if kind == "dynamo" else frozenset({kind})
             if key in index.classes:  # torch.compile(MyModule()) compiles its forward
                 forward = index.find_method(key, "forward")
