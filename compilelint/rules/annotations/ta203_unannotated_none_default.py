@@ -1,0 +1,73 @@
+"""annotations rules: one rule per file."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.names import qualify
+from compilelint.analysis.pytypes import is_none, name_uses, scalar_use
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+
+class UnannotatedNoneDefault(Rule):
+    code = "TA203"
+    name = "unannotated-none-default"
+    family = "annotations"
+    targets = ("torchscript",)
+    severity = "error"
+    has_fix = True
+    message = ("parameter `{param}=None` has no annotation, so TorchScript types it `Tensor` and calling with the "
+               "default fails at run time; annotate it `{param}: {type} = None`")
+    doc = RuleDoc(
+        what="Flags parameters of compiled functions with a `None` default and no annotation.",
+        why=("TorchScript types an unannotated parameter as `Tensor` even when its default is `None`. The module "
+             "scripts, then the first call that leaves the argument out fails inside the TorchScript interpreter, "
+             "even when the body checks `if mask is None`."),
+        example="def forward(self, x, mask=None):\n    if mask is not None:\n        x = x * mask\n    return x",
+        use_instead=("def forward(self, x, mask: Optional[torch.Tensor] = None):\n    if mask is not None:\n"
+                     "        x = x * mask\n    return x"),
+    )
+    bad = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x, mask=None):  # <-
+        if mask is not None:
+            x = x.masked_fill(mask, 0.0)
+        return x.softmax(-1)
+''', inputs="[(torch.randn(2, 4),)]", check="script-call"),
+    )
+    good = (
+        Example('''
+import torch
+from typing import Optional
+class M(torch.nn.Module):
+    def forward(self, x, mask: Optional[torch.Tensor] = None):
+        if mask is not None:
+            x = x.masked_fill(mask, 0.0)
+        return x.softmax(-1)
+''', inputs="[(torch.randn(2, 4),)]", check="script-call"),
+    )
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:  # noqa: ANN001
+        if ctx.function is not node:
+            return
+        optional = next((local for local, full in ctx.facts.aliases.items() if full == "typing.Optional"), None)
+        for param in [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]:
+            if param.annotation is not None or not is_none(param.default):
+                continue
+            name = param.name.value
+            inner = "torch.Tensor"
+            for use, above in name_uses(node, name):
+                found = scalar_use(use, above, ctx.facts, ctx.facts.aliases)
+                if found:
+                    inner = found[0]
+                    break
+            if inner == "torch.Tensor" and qualify(cst.parse_expression("torch.Tensor"), ctx.facts.aliases) != "torch.Tensor":
+                inner = "Tensor"
+            text = f"{optional}[{inner}]" if optional else f"Optional[{inner}]"
+            fixed = param.with_changes(annotation=cst.Annotation(cst.parse_expression(text)),
+                                       equal=cst.AssignEqual())
+            ctx.report(param, self.message.format(param=name, type=text),
+                       fix=(param, fixed, f"annotate `{name}: {text} = None`" + ("" if optional else
+                                                                              " (import Optional from typing)")),
+                       unsafe_fix=optional is None)
