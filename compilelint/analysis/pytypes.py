@@ -126,30 +126,79 @@ def function_types(function: cst.FunctionDef) -> FunctionTypes:
     return result
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_SKIP_FIELDS = ("whitespace", "lpar", "rpar", "leading_lines", "comma", "semicolon", "trailing_whitespace",
+                "header", "footer", "lines_after_decorators", "newline", "equal", "colon", "dot", "operator",
+                "star", "asynchronous")
+
+
+def _fields(node_type: type) -> tuple[str, ...]:
+    names = _FIELDS.get(node_type)
+    if names is None:
+        import dataclasses
+
+        names = tuple(f.name for f in dataclasses.fields(node_type) if not f.name.startswith(_SKIP_FIELDS))
+        _FIELDS[node_type] = names
+    return names
+
+
+class BodyIndex:
+    """One walk over a function body (not into nested defs, lambdas or classes): every node with its
+    parent and grandparent, and the uses of each name."""
+
+    def __init__(self, root: cst.CSTNode) -> None:
+        self.root = root
+        self.nodes: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = []
+        self.names: dict[str, list[tuple[cst.Name, cst.CSTNode | None, cst.CSTNode | None]]] = {}
+        stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [(root, None, None)]
+        nodes, names = self.nodes, self.names
+        while stack:
+            item = stack.pop()
+            node, parent, _ = item
+            nodes.append(item)
+            if isinstance(node, cst.Name):
+                names.setdefault(node.value, []).append(item)
+                continue
+            if node is not root and isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                continue
+            for name in _fields(type(node)):
+                value = getattr(node, name)
+                if isinstance(value, cst.CSTNode):
+                    stack.append((value, node, parent))
+                elif type(value) in (list, tuple):
+                    for child in reversed(value):
+                        if isinstance(child, cst.CSTNode):
+                            stack.append((child, node, parent))
+
+
+_INDEX: dict[int, BodyIndex] = {}
+
+
+def body_index(root: cst.CSTNode) -> BodyIndex:
+    cached = _INDEX.get(id(root))
+    if cached is not None and cached.root is root:
+        return cached
+    if len(_INDEX) > 512:
+        _INDEX.clear()
+    result = _INDEX[id(root)] = BodyIndex(root)
+    return result
+
+
 def walk(node: cst.CSTNode, ancestors: tuple[cst.CSTNode, ...] = ()) -> Iterator[tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]]:
-    """Every node under `node` with its ancestors, not descending into nested defs, lambdas or classes."""
-    stack: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = [(node, ancestors)]
-    while stack:
-        current, above = stack.pop()
-        yield current, above
-        if isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and above:
-            continue
-        below = (*above, current)
-        children = current.children
-        for child in reversed(children):
-            stack.append((child, below))
+    """Every node under `node` with (parent, grandparent) as its known ancestors, not descending into
+    nested defs, lambdas or classes."""
+    for sub, parent, grand in body_index(node).nodes:
+        yield sub, tuple(a for a in (grand, parent) if a is not None)
 
 
 def name_uses(function: cst.FunctionDef, name: str) -> Iterator[tuple[cst.Name, tuple[cst.CSTNode, ...]]]:
     """Loads and stores of the local `name` in `function`'s body (not its parameters' declarations)."""
-    for node, above in walk(function.body, (function,)):
-        if isinstance(node, cst.Name) and node.value == name:
-            parent = above[-1] if above else None
-            if isinstance(parent, cst.Attribute) and parent.attr is node:
-                continue
-            if isinstance(parent, (cst.Arg,)) and parent.keyword is node:
-                continue
-            yield node, above
+    for node, parent, grand in body_index(function.body).names.get(name, ()):
+        if isinstance(parent, cst.Attribute) and parent.attr is node:
+            continue
+        if isinstance(parent, cst.Arg) and parent.keyword is node:
+            continue
+        yield node, tuple(a for a in (grand, parent) if a is not None)
 
 
 def is_none(expr: cst.BaseExpression | None) -> bool:
@@ -266,3 +315,23 @@ def value_use(name: cst.CSTNode, above: tuple[cst.CSTNode, ...]) -> str | None:
     if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Minus):
         return "arithmetic"
     return None
+
+
+def is_rebound(function: cst.FunctionDef, name: str) -> bool:
+    """Whether `name` is assigned (or a loop target) somewhere in `function`'s body."""
+    for node, parent, _ in body_index(function.body).names.get(name, ()):
+        if isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.WithItem)) \
+                and getattr(parent, "target", None) is node:
+            return True
+        if isinstance(parent, cst.AsName) or isinstance(parent, cst.Element) and isinstance(_, (cst.Tuple, cst.List)):
+            return True
+    return False
+
+
+def has_overloads(class_node: cst.ClassDef | None, method: str) -> bool:
+    """Whether the class declares `method` more than once (typing.overload / torch's _overload_method):
+    TorchScript then compiles the annotated overloads, not the implementation's signature."""
+    if class_node is None:
+        return False
+    count = sum(1 for s in class_node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == method)
+    return count > 1

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.names import qualify
-from compilelint.analysis.pytypes import is_none, name_uses, scalar_use
+from compilelint.analysis.pytypes import has_overloads, is_none, name_uses, scalar_use
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
@@ -49,7 +48,7 @@ class M(torch.nn.Module):
     )
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:  # noqa: ANN001
-        if ctx.function is not node:
+        if ctx.function is not node or has_overloads(ctx.class_node, node.name.value):
             return
         optional = next((local for local, full in ctx.facts.aliases.items() if full == "typing.Optional"), None)
         for param in [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]:
@@ -62,11 +61,13 @@ class M(torch.nn.Module):
                 if found:
                     inner = found[0]
                     break
-            if inner == "torch.Tensor" and qualify(cst.parse_expression("torch.Tensor"), ctx.facts.aliases) != "torch.Tensor":
+            if inner == "torch.Tensor" and ctx.facts.aliases.get("torch") != "torch":
                 inner = "Tensor"
             text = f"{optional}[{inner}]" if optional else f"Optional[{inner}]"
-            fixed = param.with_changes(annotation=cst.Annotation(cst.parse_expression(text)),
-                                       equal=cst.AssignEqual())
+            inner_node = (cst.Attribute(cst.Name("torch"), cst.Name("Tensor")) if inner == "torch.Tensor"
+                          else cst.Name(inner))
+            annotation = cst.Subscript(cst.Name(optional or "Optional"), [cst.SubscriptElement(cst.Index(inner_node))])
+            fixed = param.with_changes(annotation=cst.Annotation(annotation), equal=cst.AssignEqual())
             ctx.report(param, self.message.format(param=name, type=text),
                        fix=(param, fixed, f"annotate `{name}: {text} = None`" + ("" if optional else
                                                                               " (import Optional from typing)")),

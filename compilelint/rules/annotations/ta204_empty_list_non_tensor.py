@@ -80,6 +80,8 @@ class M(torch.nn.Module):
             self.empty.pop(name, None)
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        if ctx.function is None:
+            return
         func = node.func
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in ("append", "insert")):
             return

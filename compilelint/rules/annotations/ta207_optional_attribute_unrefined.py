@@ -86,11 +86,13 @@ class M(torch.nn.Module):
 ''', inputs="[(torch.randn(2, 3),)]"),
     )
 
+    optional: set[str] = set()
+
     def begin_function(self, ctx) -> None:  # noqa: ANN001
         self.optional = optional_class_attributes(ctx.class_node, ctx.facts.aliases) if ctx.function else set()
 
     def visit_Attribute(self, node: cst.Attribute, ctx) -> None:  # noqa: ANN001
-        if not self.optional or not (isinstance(node.value, cst.Name) and node.value.value == "self"):
+        if ctx.function is None or not self.optional or not (isinstance(node.value, cst.Name) and node.value.value == "self"):
             return
         attr = node.attr.value
         if attr not in self.optional:

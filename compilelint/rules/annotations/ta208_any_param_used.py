@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.names import qualify
-from compilelint.analysis.pytypes import name_uses, value_use
+from compilelint.analysis.pytypes import is_rebound, name_uses, value_use
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
@@ -50,6 +50,8 @@ class M(torch.nn.Module):
             if param.annotation is None or qualify(param.annotation.annotation, ctx.facts.aliases) != "typing.Any":
                 continue
             name = param.name.value
+            if is_rebound(node, name):
+                continue
             use = next((u for u in (value_use(n, a) for n, a in name_uses(node, name)) if u), None)
             if use is not None:
                 ctx.report(param, self.message.format(param=name, use=use))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.names import qualify
-from compilelint.analysis.pytypes import is_none, name_uses, refined_names, value_use
+from compilelint.analysis.pytypes import is_rebound, is_none, name_uses, refined_names, value_use
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 _CONTAINERS = {"List", "Dict", "Tuple", "list", "dict", "tuple", "Tensor"}
@@ -86,6 +86,8 @@ class M(torch.nn.Module):
             if len(concrete) < 2 or not any(_member_name(m, aliases) in _CONTAINERS for m in concrete):
                 continue
             name = param.name.value
+            if is_rebound(node, name):
+                continue
             if refined is None:
                 refined = refined_names(node)
             if name in refined:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.pytypes import name_uses, refined_names, value_use
+from compilelint.analysis.pytypes import is_rebound, name_uses, refined_names, value_use
 from compilelint.rules.annotations.ta207_optional_attribute_unrefined import optional_annotation
 from compilelint.rules.base import Example, Rule, RuleDoc
 
@@ -55,6 +55,8 @@ class M(torch.nn.Module):
             if param.annotation is None or not optional_annotation(param.annotation.annotation, ctx.facts.aliases):
                 continue
             name = param.name.value
+            if is_rebound(node, name):
+                continue
             if refined is None:
                 refined = refined_names(node)
             if name in refined:
