@@ -91,11 +91,17 @@ class FunctionTypes:
             return "int"
         return None
 
-    def element_type(self, expr: cst.BaseExpression, facts: FunctionFacts | None = None) -> str | None:
-        """The TorchScript type of a value put into a container: a scalar, Tensor, or a tuple of those."""
+    def element_type(self, expr: cst.BaseExpression, facts: FunctionFacts | None = None,
+                     class_node: cst.ClassDef | None = None) -> str | None:
+        """The TorchScript type of a value put into a container: a scalar, Tensor, or a tuple of those.
+        With `class_node`, `self.table[key]` / `self.table.get(key, d)` read the literal table `__init__` built."""
         scalar = self.scalar_type(expr, facts)
         if scalar is not None:
             return scalar
+        if class_node is not None and facts is not None:
+            looked_up = _self_table_value_type(expr, class_node, facts.aliases)
+            if looked_up is not None:
+                return looked_up
         if facts is not None and facts.kind(expr) is Kind.TENSOR and not isinstance(expr, cst.Name):
             return _TENSOR_TYPE
         if isinstance(expr, cst.Name) and facts is not None and facts.kind(expr) is Kind.TENSOR:
@@ -105,6 +111,37 @@ class FunctionTypes:
             if all(parts):
                 return f"Tuple[{', '.join(parts)}]"
         return None
+
+
+def _self_table_value_type(expr: cst.BaseExpression, class_node: cst.ClassDef, aliases: dict[str, str]) -> str | None:
+    owner = None
+    if isinstance(expr, cst.Subscript):
+        owner = expr.value
+    elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get":
+        owner = expr.func.value
+    if not (isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self"):
+        return None
+    from compilelint.analysis.classshape import class_shape
+
+    values = class_shape(class_node, aliases).init_values.get(owner.attr.value)
+    if not values or len(values) != 1:
+        return None
+    table = values[0]
+    if isinstance(table, cst.Dict):
+        items = [e.value for e in table.elements if isinstance(e, cst.DictElement)]
+    elif isinstance(table, cst.DictComp):
+        items = [table.value]
+    elif isinstance(table, (cst.List, cst.Tuple)) and isinstance(expr, cst.Subscript):
+        items = [e.value for e in table.elements]
+    else:
+        return None
+    if isinstance(table, cst.DictComp) and isinstance(table.value, cst.BinaryOperation):
+        kinds = {"int"} if all(isinstance(x, (cst.Name, cst.Integer)) for x in (table.value.left, table.value.right)) else set()
+        # {c: i + 2 for i, c in enumerate(...)}: only trust an enumerate index plus an int literal
+        return "int" if kinds and isinstance(table.for_in.iter, cst.Call) and \
+            isinstance(table.for_in.iter.func, cst.Name) and table.for_in.iter.func.value == "enumerate" else None
+    types = {literal_scalar_type(v) for v in items}
+    return types.pop() if len(types) == 1 and None not in types else None
 
 
 def _call_type(expr: cst.BaseExpression) -> str | None:
@@ -279,7 +316,12 @@ def scalar_use(name: cst.Name, above: tuple[cst.CSTNode, ...], facts: FunctionFa
             return "int", "`range()` argument"
         qualified = qualify(func, aliases) or ""
         is_torch = qualified.startswith("torch.")
-        is_tensor_method = isinstance(func, cst.Attribute) and facts.kind(func.value) is Kind.TENSOR
+        # A local's kind is not known yet when a signature is checked; these method names are tensor API
+        # (lists, dicts and str have none of them), so an owner of unknown kind counts as a tensor here.
+        is_tensor_method = isinstance(func, cst.Attribute) and (
+            facts.kind(func.value) is Kind.TENSOR
+            or (facts.kind(func.value) is Kind.UNKNOWN and func.attr.value in _INT_METHOD_ARGS
+                and not _is_module_ref(func.value)))
         if is_torch or is_tensor_method:
             if keyword in _INT_KEYWORDS:
                 return "int", f"`{keyword}=` argument"
@@ -292,6 +334,11 @@ def scalar_use(name: cst.Name, above: tuple[cst.CSTNode, ...], facts: FunctionFa
                         call.args[0] is parent:
                     return "int", f"`{qualified}()` size argument"
     return None
+
+
+def _is_module_ref(expr: cst.BaseExpression) -> bool:
+    """`np.`/`math.`-style module prefixes and `self`: owners that are certainly not tensors."""
+    return isinstance(expr, cst.Name) and expr.value in ("np", "numpy", "math", "self", "torch", "F", "nn")
 
 
 def value_use(name: cst.CSTNode, above: tuple[cst.CSTNode, ...]) -> str | None:

@@ -93,7 +93,7 @@ class M(torch.nn.Module):
         value = args[-1].value if args and len(args) == (1 if func.attr.value == "append" else 2) else None
         if value is None:
             return
-        typ = function_types(ctx.function).element_type(value, ctx.facts)
+        typ = function_types(ctx.function).element_type(value, ctx.facts, ctx.class_node)
         if typ is None or typ == "torch.Tensor":
             return
         self.done.add(name)

@@ -89,7 +89,7 @@ class M(torch.nn.Module):
             return
         types = function_types(ctx.function)
         key_type = types.scalar_type(target.slice[0].slice.value, ctx.facts)
-        value_type = types.element_type(node.value, ctx.facts)
+        value_type = types.element_type(node.value, ctx.facts, ctx.class_node)
         bad_key = key_type is not None and key_type != "str"
         bad_value = value_type is not None and value_type != "torch.Tensor"
         if not (bad_key or bad_value):

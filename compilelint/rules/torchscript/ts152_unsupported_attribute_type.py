@@ -19,6 +19,11 @@ def unsupported_value(value: cst.BaseExpression, aliases: dict[str, str]) -> str
     if isinstance(value, cst.Lambda):
         return "a lambda"
     if isinstance(value, cst.Call):
+        root = value
+        while isinstance(root, cst.Call) and isinstance(root.func, cst.Attribute) and isinstance(root.func.value, cst.Call):
+            root = root.func.value  # np.linspace(...).astype(...): the chain's first call decides
+        if root is not value and (qualify(root.func, aliases) or "").startswith("numpy."):
+            return "a numpy value"
         name = qualify(value.func, aliases) or ""
         if name in ("set", "frozenset"):
             return f"a {name}"
