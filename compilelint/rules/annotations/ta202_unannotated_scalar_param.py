@@ -43,6 +43,13 @@ class M(torch.nn.Module):
             return x.sum()
         return x
 ''', inputs="[(torch.randn(6), 2, 'sum')]", check="script-call"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, feat, n):  # <-
+        scores = feat.flatten(1).softmax(-1)
+        return scores.topk(k=n, dim=-1).indices
+''', inputs="[(torch.randn(2, 3, 4), 2)]", check="script-call"),
     )
     good = (
         Example('''

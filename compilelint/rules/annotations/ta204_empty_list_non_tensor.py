@@ -49,6 +49,19 @@ class M(torch.nn.Module):
         spans.append((0, x.shape[-1]))
         return x[..., spans[0][0]:spans[0][1]]
 '''),
+        Example('''
+import torch
+from typing import List
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.vocab = {"<unk>": 0, "a": 1, "b": 2}
+    def forward(self, chars: List[str]):
+        ids = []  # <-
+        for c in chars:
+            ids.append(self.vocab.get(c, 0))
+        return torch.tensor(ids)
+''', inputs="[(['a', 'b', 'z'],)]"),
     )
     good = (
         Example('''

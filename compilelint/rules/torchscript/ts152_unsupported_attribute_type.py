@@ -73,7 +73,7 @@ import numpy as np
 class M(torch.nn.Module):
     def __init__(self):
         super().__init__()
-        self.mean = np.array([0.5, 0.5, 0.5])
+        self.mean = np.array([0.5, 0.5, 0.5]).astype(np.float32)
         self.history = []
     def forward(self, x):
         return x - float(self.mean[0]) * len(self.history)  # <-
