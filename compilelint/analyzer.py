@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+import warnings
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -33,6 +34,30 @@ COMPILE_CALLS = {
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _BUILTIN_BASES = {"object", "Exception", "dict", "list", "tuple", "Generic", "NamedTuple", "Enum"}
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+# How the walk treats a node type; cached per type (isinstance on LibCST's ABCs is slow).
+_NOT_NODE, _STATEMENT, _SUITE, _EXPRESSION, _CALL, _COMPREHENSION, _LAMBDA = range(7)
+_CATEGORY: dict[type, int] = {}
+
+
+def _category(node_type: type) -> int:
+    category = _CATEGORY.get(node_type)
+    if category is None:
+        if not issubclass(node_type, cst.CSTNode):
+            category = _NOT_NODE
+        elif issubclass(node_type, (cst.BaseCompoundStatement, cst.SimpleStatementLine)):
+            category = _STATEMENT
+        elif issubclass(node_type, cst.BaseSuite):
+            category = _SUITE
+        elif node_type is cst.Call:
+            category = _CALL
+        elif issubclass(node_type, _COMPREHENSIONS):
+            category = _COMPREHENSION
+        elif node_type is cst.Lambda:
+            category = _LAMBDA
+        else:
+            category = _EXPRESSION
+        _CATEGORY[node_type] = category
+    return category
 
 
 def _child_fields(node_type: type) -> tuple[str, ...]:
@@ -55,6 +80,7 @@ class Candidate:
     gb_id: str | None
     scope_key: str
     context: str
+    statement: int  # index of the top-level statement holding the node
     fix: tuple[cst.CSTNode, cst.CSTNode, str, bool] | None = None
 
 
@@ -116,7 +142,7 @@ class RuleContext:
         self._analyzer.candidates.append(Candidate(
             rule=rule.code, node=node, message=message or rule.message, severity=severity or rule.severity,
             targets=tuple(rule.targets), gb_id=gb_id or rule.gb_id, scope_key=scope_key,
-            context=self.context, fix=(fix[0], fix[1], fix[2], not unsafe_fix) if fix else None))
+            context=self.context, statement=self._analyzer.statement_index, fix=(fix[0], fix[1], fix[2], not unsafe_fix) if fix else None))
 
 
 class FileAnalyzer:
@@ -133,6 +159,8 @@ class FileAnalyzer:
             for attr in dir(rule):
                 if attr.startswith("visit_"):
                     self.dispatch.setdefault(attr[len("visit_"):], []).append((rule, getattr(rule, attr)))
+        self._by_type: dict[type, list] = {}
+        self.statement_index = 0
         self.ctx = RuleContext(self)
         self._current_calls: list[tuple[str, str]] | None = None
         self.module: cst.Module
@@ -143,7 +171,8 @@ class FileAnalyzer:
         self._collect_module_imports(module.body)
         self._returns_tensor = self._tensor_returning(module.body)
         module_key = f"{self.module_name}:<module>"
-        for stmt in module.body:
+        for index, stmt in enumerate(module.body):
+            self.statement_index = index
             self._top_level(stmt, module_key)
 
     def _collect_module_imports(self, body) -> None:  # noqa: ANN001
@@ -273,7 +302,7 @@ class FileAnalyzer:
 
     # -- the walk -----------------------------------------------------------------------------
     def _dispatch(self, node: cst.CSTNode) -> None:
-        handlers = self.dispatch.get(type(node).__name__)
+        handlers = self._handlers_for(type(node))
         if handlers:
             ctx = self.ctx
             for rule, method in handlers:
@@ -392,29 +421,38 @@ class FileAnalyzer:
         ctx.ancestors.pop()
 
     def _walk_expr(self, node: cst.CSTNode) -> None:
-        self._dispatch(node)
-        if isinstance(node, cst.Call):
+        node_type = type(node)
+        handlers = self._handlers_for(node_type)
+        if handlers:
+            ctx = self.ctx
+            for rule, method in handlers:
+                ctx.rule = rule
+                method(node, ctx)
+        category = _category(node_type)
+        if category == _CALL:
             self._record_call(node)
-        ctx = self.ctx
-        ctx.ancestors.append(node)
-        if isinstance(node, _COMPREHENSIONS):
-            saved = dict(ctx.facts.env)
+        ancestors = self.ctx.ancestors
+        ancestors.append(node)
+        if category == _COMPREHENSION:
+            facts = self.ctx.facts
+            saved = dict(facts.env)
             self._walk_comp_for(node.for_in)
-            if isinstance(node, cst.DictComp):
+            if node_type is cst.DictComp:
                 self._walk_expr(node.key)
                 self._walk_expr(node.value)
             else:
                 self._walk_expr(node.elt)
-            ctx.facts.env = saved
-        elif isinstance(node, cst.Lambda):
-            saved = dict(ctx.facts.env)
+            facts.env = saved
+        elif category == _LAMBDA:
+            facts = self.ctx.facts
+            saved = dict(facts.env)
             for p in node.params.params:
-                ctx.facts.env[p.name.value] = Kind.UNKNOWN
+                facts.env[p.name.value] = Kind.UNKNOWN
             self._walk_expr(node.body)
-            ctx.facts.env = saved
+            facts.env = saved
         else:
             self._walk_children(node)
-        ctx.ancestors.pop()
+        ancestors.pop()
 
     def _walk_comp_for(self, comp: cst.CompFor) -> None:
         self._dispatch(comp)
@@ -431,19 +469,30 @@ class FileAnalyzer:
     def _walk_children(self, node: cst.CSTNode) -> None:
         for name in _child_fields(type(node)):
             value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                if isinstance(value, (cst.BaseCompoundStatement, cst.SimpleStatementLine)):
-                    self._walk_stmt(value)
-                elif isinstance(value, cst.BaseSuite):
-                    self._walk_block(value)
-                else:
-                    self._walk_expr(value)
-            elif type(value) in (list, tuple):
+            value_type = type(value)
+            if value_type is list or value_type is tuple:
                 for item in value:
-                    if isinstance(item, (cst.BaseCompoundStatement, cst.SimpleStatementLine)):
+                    category = _category(type(item))
+                    if category == _STATEMENT:
                         self._walk_stmt(item)
-                    elif isinstance(item, cst.CSTNode):
+                    elif category == _SUITE:
+                        self._walk_block(item)
+                    elif category:
                         self._walk_expr(item)
+                continue
+            category = _category(value_type)
+            if category == _STATEMENT:
+                self._walk_stmt(value)
+            elif category == _SUITE:
+                self._walk_block(value)
+            elif category:
+                self._walk_expr(value)
+
+    def _handlers_for(self, node_type: type) -> list:
+        handlers = self._by_type.get(node_type)
+        if handlers is None:
+            handlers = self._by_type[node_type] = self.dispatch.get(node_type.__name__, [])
+        return handlers
 
     def _record_call(self, call: cst.Call) -> None:
         func = call.func
@@ -486,7 +535,9 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
     if module_name is None:
         module_name, is_package = module_name_for(path)
     try:
-        module = cst.parse_module(source)
+        with warnings.catch_warnings():  # Python's own SyntaxWarnings about user code are not ours to print
+            warnings.simplefilter("ignore")
+            module = cst.parse_module(source)
     except cst.ParserSyntaxError as err:
         return _syntax_error(path, err.raw_line, err.raw_column, str(err).splitlines()[0] if str(err) else "syntax error")
     except (RecursionError, MemoryError) as err:
@@ -515,8 +566,10 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
     candidates = analyzer.candidates
     if not candidates:
         return []
-    nodes = [c.node for c in candidates] + [c.fix[0] for c in candidates if c.fix]
-    positions = positions_of(module, nodes)
+    nodes = [c.node for c in candidates]
+    fix_spans: dict[int, tuple[int, int, int, int]] = {}
+    positions = positions_of(module, nodes, {c.statement for c in candidates},
+                             inclusive=[c.fix[0] for c in candidates if c.fix], inclusive_out=fix_spans)
     text = source.decode(module.encoding, errors="replace")
     lines = text.splitlines()
     suppressions = Suppressions.from_lines(lines)
@@ -529,7 +582,7 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
         fix = None
         if c.fix is not None:
             old, new, description, safe = c.fix
-            fl, fc, fel, fec = positions[id(old)]
+            fl, fc, fel, fec = fix_spans[id(old)]
             fix = Fix(description, fl, fc, fel, fec, module.code_for_node(new), safe)
         source_line = lines[line - 1].strip() if 0 < line <= len(lines) else ""
         finding = Finding(code=c.rule, message=c.message, path=path, line=line, col=col, end_line=end_line,

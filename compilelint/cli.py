@@ -64,12 +64,28 @@ def main() -> None:
 @click.option("--show-source", is_flag=True, help="Show the source line of each finding.")
 @click.option("--file-timeout", type=float, default=60.0, show_default=True,
               help="Seconds allowed per file before it is reported as E002 and skipped (0: no limit).")
+@click.option("--max-file-size", type=float, default=4.0, show_default=True,
+              help="Files over this many MB are reported as E004 and not parsed (0: no limit).")
 @click.option("--sarif-category", default="compilelint/static", show_default=True,
               help="SARIF automationDetails id, so several uploads do not replace each other.")
+@click.option("--torch-version", help='The torch version your code runs on, e.g. "2.11" (default from config, else 2.13).')
+@click.option("--fix", is_flag=True, help="Apply safe fixes in place, then report what remains.")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe (with --fix or --diff).")
+@click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff; change nothing.")
+@click.option("--baseline", type=click.Path(dir_okay=False),
+              help="Report only findings not in this baseline file (see --write-baseline).")
+@click.option("--write-baseline", type=click.Path(dir_okay=False),
+              help="Write the current findings to this baseline file and exit 0.")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` comments to every line with findings.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write .compilelint_cache/.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="Cache folder (default: <root>/.compilelint_cache).")
+@click.option("--shard", help="I/N: lint only the I-th of N deterministic shards (CI matrices).")
 def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...], ignore: tuple[str, ...],
           targets: tuple[str, ...], output_format: str, output: str | None, jobs: int, config_path: str | None,
           exclude: tuple[str, ...], force_exclude: bool, exit_zero: bool, statistics: bool, show_source: bool,
-          file_timeout: float, sarif_category: str) -> None:
+          file_timeout: float, max_file_size: float, sarif_category: str, fix: bool, unsafe_fixes: bool,
+          show_diff: bool, baseline: str | None, write_baseline: str | None, add_noqa: bool, no_cache: bool,
+          cache_dir: str | None, shard: str | None, torch_version: str | None) -> None:
     """Lint PATHS (files or folders; default: the current folder). Never imports or runs them."""
     from compilelint.engine import lint
 
@@ -85,7 +101,51 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
     config.exclude += list(exclude)
     if targets:
         config.targets = list(targets)
-    result = lint(paths_list, config, jobs=jobs, file_timeout=file_timeout, force_exclude=force_exclude)
+    if torch_version:
+        config.torch_version = torch_version
+    shard_spec = _parse_shard(shard) if shard else None
+    if not no_cache and cache_dir is None:
+        cache_dir = os.path.join(config.root, ".compilelint_cache")
+
+    def run_lint():  # noqa: ANN202
+        return lint(paths_list, config, jobs=jobs, file_timeout=file_timeout, force_exclude=force_exclude,
+                    max_file_mb=max_file_size, cache_dir=None if no_cache else cache_dir, shard=shard_spec)
+
+    fixed = 0
+    if fix or show_diff:
+        from compilelint.fix import fix_files, unified_diff
+
+        changes, fixed = fix_files(lambda: run_lint().findings, unsafe_fixes, write=fix and not show_diff)
+        if show_diff:
+            click.echo(unified_diff(changes), nl=False)
+            sys.exit(EXIT_FINDINGS if changes else EXIT_CLEAN)
+    result = run_lint()
+    if add_noqa:
+        from compilelint.suppress import add_noqa as add_noqa_to
+
+        by_path: dict[str, list] = {}
+        for f in result.findings:
+            if not f.code.startswith("E"):
+                by_path.setdefault(f.path, []).append(f)
+        changed = sum(add_noqa_to(path, items) for path, items in sorted(by_path.items()))
+        click.echo(f"Added noqa comments to {changed} line{'s' if changed != 1 else ''}.")
+        sys.exit(EXIT_CLEAN)
+    if write_baseline:
+        from compilelint.baseline import write_baseline as write_baseline_file
+
+        write_baseline_file(write_baseline, result.findings)
+        click.echo(f"Wrote {len(result.findings)} findings to baseline {write_baseline}.")
+        sys.exit(EXIT_CLEAN)
+    if baseline:
+        from compilelint.baseline import load_baseline, new_findings
+
+        try:
+            known = load_baseline(baseline)
+        except (OSError, ValueError) as err:
+            raise click.UsageError(f"cannot read baseline: {err}") from err
+        result.findings = new_findings(result.findings, known)
+    if fix and fixed:
+        click.echo(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.", err=True)
     for missing in result.missing:
         click.echo(f"compilelint: {missing}: no such file or directory", err=True)
     render = FORMATS[output_format]
@@ -130,6 +190,16 @@ def rules_command(output_format: str) -> None:
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
     for row in (header, *rows):
         click.echo("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip())
+
+
+def _parse_shard(spec: str) -> tuple[int, int]:
+    try:
+        index, count = (int(x) for x in spec.split("/"))
+    except ValueError:
+        raise click.UsageError(f"--shard takes I/N, e.g. 1/4 (got {spec!r})") from None
+    if not (count >= 1 and 1 <= index <= count):
+        raise click.UsageError(f"--shard {spec}: need 1 <= I <= N")
+    return index, count
 
 
 def run() -> None:

@@ -8,7 +8,7 @@
     exclude = ["third_party/"]
     extend-exclude = []
     targets = ["dynamo", "recompile"]   # a team that never scripts: no TorchScript rules at all
-    torch-version = "2.13"
+    torch-version = "2.13"            # or target-version: rules whose claim differs by version follow it
 
     [tool.compilelint.probe]
     targets = ["fixtures/models/yolo_post.py:make_unfixed"]
@@ -58,7 +58,7 @@ class Config:
 
 
 _KEYS = {"select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "targets",
-         "torch-version", "probe"}
+         "torch-version", "target-version", "probe"}
 
 
 def find_pyproject(start: str) -> str | None:
@@ -110,8 +110,11 @@ def load_config(start: str = ".", explicit: str | None = None) -> Config:
     if not isinstance(pfi, dict):
         raise ConfigError(f"{path}: [tool.compilelint] per-file-ignores must be a table")
     config.per_file_ignores = {k: list(v) for k, v in pfi.items()}
-    if "torch-version" in section:
-        config.torch_version = str(section["torch-version"])
+    for key in ("torch-version", "target-version"):
+        if key in section:
+            config.torch_version = str(section[key])
+    if not all(part.isdigit() for part in config.torch_version.split(".")[:2]):
+        raise ConfigError(f"{path}: torch-version must look like \"2.11\" (got {config.torch_version!r})")
     probe = section.get("probe", {})
     if isinstance(probe, dict):
         config.probe_targets = list(probe.get("targets", []))

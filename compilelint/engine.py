@@ -5,6 +5,7 @@ Static mode reads files and parses them; it never imports or executes them, and 
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 import signal
@@ -12,15 +13,19 @@ from dataclasses import dataclass, field
 
 from compilelint.analysis.index import RepoIndex
 from compilelint.analysis.scope import compute_scope
+from compilelint.cache import Cache
 from compilelint.analyzer import FileResult, analyze_source, module_name_for
 from compilelint.config import Config
 from compilelint.discovery import discover
 from compilelint.findings import Finding
 from compilelint.rules.base import Rule
-from compilelint.rules.registry import FILE_TIMEOUT, READ_ERROR, all_rules, select_codes
+from compilelint.rules.registry import FILE_TIMEOUT, FILE_TOO_LARGE, READ_ERROR, all_rules, select_codes
 from compilelint.suppress import file_is_skipped
 
 DEFAULT_FILE_TIMEOUT = 60.0
+# LibCST needs ~500 bytes of memory per byte of source and cannot be interrupted inside its native
+# parser (a 22 MB file took 11 GB and 3.7 minutes): larger files are reported, not parsed.
+DEFAULT_MAX_FILE_MB = 4.0
 
 
 @dataclass
@@ -37,7 +42,22 @@ def selected_rules(config: Config) -> list[str]:
     chosen = select_codes(codes, config.select) | select_codes(codes, config.extend_select)
     chosen -= select_codes(codes, config.ignore)
     enabled_targets = set(config.targets)
-    return sorted(c for c in chosen if set(rules[c].targets) & enabled_targets or not rules[c].targets)
+    return sorted(c for c in chosen if (set(rules[c].targets) & enabled_targets or not rules[c].targets)
+                  and applies_to_torch(rules[c], config.torch_version))
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split(".")[:2] if p.isdigit())
+
+
+def applies_to_torch(rule: type[Rule], version: str) -> bool:
+    """Whether a rule's claim holds for the project's torch version (its min_torch/max_torch range)."""
+    v = _version(version)
+    if rule.min_torch and v < _version(rule.min_torch):
+        return False
+    if rule.max_torch and v > _version(rule.max_torch):
+        return False
+    return True
 
 
 class _FileTimeout(Exception):
@@ -50,13 +70,18 @@ def _on_alarm(signum, frame):  # noqa: ANN001
 
 _WORKER_RULES: list[Rule] = []
 _WORKER_TIMEOUT = DEFAULT_FILE_TIMEOUT
+_WORKER_MAX_BYTES = int(DEFAULT_MAX_FILE_MB * 1e6)
+_WORKER_CACHE: Cache | None = None
 
 
-def _init_worker(codes: list[str], timeout: float) -> None:
-    global _WORKER_RULES, _WORKER_TIMEOUT
+def _init_worker(codes: list[str], timeout: float, max_bytes: int = _WORKER_MAX_BYTES,
+                 cache_dir: str | None = None) -> None:
+    global _WORKER_RULES, _WORKER_TIMEOUT, _WORKER_MAX_BYTES, _WORKER_CACHE
     rules = all_rules()
     _WORKER_RULES = [rules[c]() for c in codes]
     _WORKER_TIMEOUT = timeout
+    _WORKER_MAX_BYTES = max_bytes
+    _WORKER_CACHE = Cache(cache_dir, ",".join(codes) + f"|{max_bytes}") if cache_dir else None
     signal.signal(signal.SIGINT, signal.SIG_IGN) if multiprocessing.current_process().name != "MainProcess" else None
 
 
@@ -65,10 +90,16 @@ def _read_error(path: str, code: str, message: str) -> FileResult:
     return FileResult(path=path, summary=None, findings=[(finding, "", True)])
 
 
-def analyze_path(path: str) -> FileResult:
+def analyze_path(task: str | tuple[str, bool]) -> FileResult:
+    """Analyze one file; task is a path, or (path, with_rules) where False means index only (--shard)."""
+    path, with_rules = (task, True) if isinstance(task, str) else task
     try:
         with open(path, "rb") as fh:
-            source = fh.read()
+            source = fh.read(_WORKER_MAX_BYTES + 1) if _WORKER_MAX_BYTES > 0 else fh.read()
+        if _WORKER_MAX_BYTES > 0 and len(source) > _WORKER_MAX_BYTES:
+            size = os.path.getsize(path)
+            return _read_error(path, FILE_TOO_LARGE, f"file is {size / 1e6:.1f} MB, over the {_WORKER_MAX_BYTES / 1e6:g} MB "
+                                                     "limit; not analyzed (raise --max-file-size)")
     except IsADirectoryError:
         return _read_error(path, READ_ERROR, "cannot read file: it is a directory")
     except OSError as err:
@@ -76,12 +107,27 @@ def analyze_path(path: str) -> FileResult:
     if b"compilelint" in source and file_is_skipped(source.decode("utf-8", "replace")):
         return FileResult(path=path, summary=None)
     module_name, is_package = module_name_for(path)
+    key = None
+    if _WORKER_CACHE is not None:
+        key = _WORKER_CACHE.key(path, source, f"{module_name}|{is_package}|{with_rules}")
+        cached = _WORKER_CACHE.get(key)
+        if cached is None and not with_rules:  # a full result serves an index-only task too (--shard)
+            cached = _WORKER_CACHE.get(_WORKER_CACHE.key(path, source, f"{module_name}|{is_package}|True"))
+        if isinstance(cached, FileResult):
+            return cached
+    result = _analyze_with_alarm(path, source, module_name, is_package, with_rules)
+    if key is not None and not any(f.code == FILE_TIMEOUT for f, _, _ in result.findings):
+        _WORKER_CACHE.put(key, result)  # a timeout may be the machine's load, not the file: retry next time
+    return result
+
+
+def _analyze_with_alarm(path: str, source: bytes, module_name: str, is_package: bool, with_rules: bool) -> FileResult:
     use_alarm = _WORKER_TIMEOUT > 0 and hasattr(signal, "setitimer")
     if use_alarm:
         previous = signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, _WORKER_TIMEOUT)
     try:
-        return analyze_source(path, source, _WORKER_RULES, module_name, is_package)
+        return analyze_source(path, source, _WORKER_RULES if with_rules else [], module_name, is_package)
     except _FileTimeout:
         return _read_error(path, FILE_TIMEOUT,
                            f"analysis took longer than {_WORKER_TIMEOUT:g}s; file skipped (raise --file-timeout)")
@@ -91,14 +137,17 @@ def analyze_path(path: str) -> FileResult:
             signal.signal(signal.SIGALRM, previous)
 
 
-def analyze_files(files: list[str], codes: list[str], jobs: int, timeout: float) -> list[FileResult]:
+def analyze_files(files: list[str], codes: list[str], jobs: int, timeout: float,
+                  max_bytes: int = int(DEFAULT_MAX_FILE_MB * 1e6), cache_dir: str | None = None,
+                  index_only: set[str] | frozenset[str] = frozenset()) -> list[FileResult]:
+    tasks = [(p, p not in index_only) for p in files]
     if jobs <= 1 or len(files) <= 1:
-        _init_worker(codes, timeout)
-        return [analyze_path(p) for p in files]
+        _init_worker(codes, timeout, max_bytes, cache_dir)
+        return [analyze_path(t) for t in tasks]
     ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
     chunksize = max(1, min(16, len(files) // (jobs * 4) or 1))
-    with ctx.Pool(jobs, initializer=_init_worker, initargs=(codes, timeout)) as pool:
-        return list(pool.imap(analyze_path, files, chunksize=chunksize))
+    with ctx.Pool(jobs, initializer=_init_worker, initargs=(codes, timeout, max_bytes, cache_dir)) as pool:
+        return list(pool.imap(analyze_path, tasks, chunksize=chunksize))
 
 
 def collect_findings(results: list[FileResult], codes: list[str], config: Config) -> list[Finding]:
@@ -127,14 +176,31 @@ def collect_findings(results: list[FileResult], codes: list[str], config: Config
     return findings
 
 
+def shard_of(path: str, root: str, count: int) -> int:
+    """Deterministic 0-based shard of a file: a hash of its path relative to the project root."""
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root)).replace(os.sep, "/")
+    return int(hashlib.sha256(rel.encode("utf-8", "surrogateescape")).hexdigest(), 16) % count
+
+
 def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float = DEFAULT_FILE_TIMEOUT,
-         force_exclude: bool = False, files: list[str] | None = None) -> LintResult:
+         force_exclude: bool = False, files: list[str] | None = None,
+         max_file_mb: float = DEFAULT_MAX_FILE_MB, cache_dir: str | None = None,
+         shard: tuple[int, int] | None = None) -> LintResult:
+    """Lint `paths` (or exactly `files`). With `shard=(i, n)` (1-based i), every file is still indexed,
+    since scope crosses files, but rules run and findings are reported only for shard i's files."""
     if files is None:
         files, missing = discover(paths, config.exclude + config.extend_exclude, config.root, force_exclude)
     else:
         missing = []
     codes = selected_rules(config)
     jobs = jobs or os.cpu_count() or 1
-    results = analyze_files(files, codes, jobs, file_timeout)
-    return LintResult(findings=collect_findings(results, codes, config), files=files, rule_codes=codes,
+    index_only: set[str] = set()
+    if shard is not None:
+        index, count = shard
+        index_only = {f for f in files if shard_of(f, config.root, count) != index - 1}
+    results = analyze_files(files, codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, index_only)
+    findings = collect_findings(results, codes, config)
+    if index_only:
+        findings = [f for f in findings if f.path not in index_only]
+    return LintResult(findings=findings, files=[f for f in files if f not in index_only], rule_codes=codes,
                       missing=missing)

@@ -44,3 +44,53 @@ class Suppressions:
             if codes and (ALL in codes or code in codes):
                 return True
         return False
+
+
+def add_noqa(path: str, findings: list) -> int:  # noqa: ANN001
+    """Append `# noqa: CODES` to each line with findings; returns the number of lines changed.
+
+    A line is only changed if the file's syntax tree stays the same (the line does not end inside a
+    string), and the file is rewritten atomically.
+    """
+    import ast
+
+    import libcst as cst
+
+    from compilelint.atomic import write_atomic
+
+    with open(path, "rb") as fh:
+        data = fh.read()
+    encoding = cst.parse_module(data).encoding
+    text = data.decode(encoding)
+    lines = text.splitlines(keepends=True)
+    before = ast.dump(ast.parse(text))
+    wanted: dict[int, set[str]] = {}
+    for f in findings:
+        wanted.setdefault(f.line, set()).add(f.code)
+    changed = 0
+    for number, codes in sorted(wanted.items()):
+        if not 0 < number <= len(lines):
+            continue
+        line = lines[number - 1]
+        body = line.rstrip("\r\n")
+        ending = line[len(body):]
+        match = _NOQA.search(body)
+        if match and match.group("codes"):
+            existing = {c.strip() for c in match.group("codes").split(",")}
+            merged = ", ".join(sorted(existing | codes))
+            candidate = body[:match.start()] + f"# noqa: {merged}" + body[match.end():] + ending
+        elif match:
+            continue  # a bare noqa already suppresses everything
+        else:
+            candidate = f"{body}  # noqa: {', '.join(sorted(codes))}{ending}"
+        trial = lines[:number - 1] + [candidate] + lines[number:]
+        try:
+            if ast.dump(ast.parse("".join(trial))) != before:
+                continue
+        except SyntaxError:
+            continue
+        lines = trial
+        changed += 1
+    if changed:
+        write_atomic(path, "".join(lines).encode(encoding))
+    return changed

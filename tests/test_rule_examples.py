@@ -54,3 +54,32 @@ def test_good_example_passes_under_real_torch(rule, index, tmp_path):
     path = write_example(tmp_path, rule, "good", index, example)
     holds, detail = torch_verdict(rule, path, example)
     assert not holds, f"{rule.code}: the good twin also fails under torch: {detail}"
+
+
+FIXABLE = [pytest.param(rule, i, id=f"{code}-fix{i}") for code, rule in RULES.items() if rule.has_fix
+           for i in range(len(rule.bad))]
+
+
+@pytest.mark.parametrize("rule,index", FIXABLE)
+def test_fix_makes_bad_example_pass_lint_and_torch(rule, index, tmp_path):
+    """--fix on a bad example: the rule no longer fires, a second run changes nothing, torch now passes."""
+    from compilelint.config import Config
+    from compilelint.engine import lint
+    from compilelint.fix import fix_files
+
+    example = rule.bad[index]
+    path = write_example(tmp_path, rule, "fix", index, example)
+    config = Config(select=[rule.code], root=str(tmp_path))
+
+    def once():
+        return lint([str(path)], config, jobs=1).findings
+
+    changes, applied = fix_files(once, unsafe=True, write=True)
+    assert applied >= 1, f"{rule.code} claims a fix but none applied"
+    assert lint_example(path, rule.code) == []
+    assert fix_files(once, unsafe=True, write=True) == ({}, 0)  # idempotent
+    fixed_source = path.read_text()
+    fixed_path = tmp_path / f"fixed_{path.name}"
+    fixed_path.write_text(fixed_source)
+    holds, detail = torch_verdict(rule, fixed_path, example)
+    assert not holds, f"{rule.code}: the fixed example still fails under torch: {detail}"

@@ -21,9 +21,11 @@ _NO_RECORD = contextlib.nullcontext()
 class _SelectivePositionState(CodegenState):
     """A codegen state that tracks line/column and records ranges only for `wanted` nodes."""
 
-    def __init__(self, module: cst.Module, wanted: set[int]) -> None:
+    def __init__(self, module: cst.Module, wanted: set[int], inclusive: set[int] | None = None) -> None:
         super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
         self.wanted = wanted
+        self.inclusive = inclusive or set()  # nodes whose whitespace-inclusive range is wanted (fixes)
+        self.inclusive_ranges: dict[int, tuple[int, int, int, int]] = {}
         self.line = 1
         self.column = 0
         self.ranges: dict[int, tuple[int, int, int, int]] = {}
@@ -46,12 +48,19 @@ class _SelectivePositionState(CodegenState):
 
     # Whitespace-inclusive fallback: used when a node records no syntactic position.
     def before_codegen(self, node: cst.CSTNode) -> None:
-        self._starts.append((self.line, self.column) if id(node) in self.wanted else None)
+        key = id(node)
+        self._starts.append((self.line, self.column) if key in self.wanted or key in self.inclusive else None)
 
     def after_codegen(self, node: cst.CSTNode) -> None:
         start = self._starts.pop()
-        if start is not None and id(node) not in self.ranges:
-            self.ranges[id(node)] = (start[0], start[1], self.line, self.column)
+        if start is None:
+            return
+        key = id(node)
+        span = (start[0], start[1], self.line, self.column)
+        if key in self.inclusive:
+            self.inclusive_ranges[key] = span
+        if key in self.wanted and key not in self.ranges:
+            self.ranges[key] = span
 
     def record_syntactic_position(self, node, *, start_node=None, end_node=None):  # noqa: ANN001
         if id(node) not in self.wanted:
@@ -76,11 +85,31 @@ class _SelectivePositionState(CodegenState):
         self.ranges[id(node)] = (start[0], start[1], end[0], end[1])
 
 
-def positions_of(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[int, tuple[int, int, int, int]]:
-    """Map id(node) -> (line, col, end_line, end_col) for each of `nodes` (1-based lines, 0-based cols)."""
+def positions_of(module: cst.Module, nodes: Iterable[cst.CSTNode], statements: set[int] | None = None,
+                 inclusive: Iterable[cst.CSTNode] = (),
+                 inclusive_out: dict[int, tuple[int, int, int, int]] | None = None) -> dict[int, tuple[int, int, int, int]]:
+    """Map id(node) -> (line, col, end_line, end_col) for each of `nodes` (1-based lines, 0-based cols).
+
+    Nodes in `inclusive` (what fixes replace) get their whitespace-inclusive range in `inclusive_out`,
+    so that replacing that span by the replacement node's code is exact.
+
+    `statements`, if given, are the indexes of the top-level statements that contain the nodes: the
+    others are only generated as plain text to count their lines, which is several times cheaper.
+    """
     wanted = {id(n) for n in nodes}
     if not wanted:
         return {}
-    state = _SelectivePositionState(module, wanted)
-    module._codegen(state)
+    state = _SelectivePositionState(module, wanted, {id(n) for n in inclusive})
+    if inclusive_out is not None:
+        state.inclusive_ranges = inclusive_out
+    if statements is None:
+        module._codegen(state)
+        return state.ranges
+    for empty_line in module.header:
+        state._advance(module.code_for_node(empty_line))
+    for index, stmt in enumerate(module.body):
+        if index in statements:
+            stmt._codegen(state)
+        else:
+            state._advance(module.code_for_node(stmt))
     return state.ranges

@@ -18,7 +18,7 @@ import sarif_om as om
 from compilelint import __version__
 from compilelint.findings import Finding
 from compilelint.rules.base import RuleMeta
-from compilelint.rules.registry import FILE_TIMEOUT, READ_ERROR, SYNTAX_ERROR, all_rules
+from compilelint.rules.registry import FILE_TIMEOUT, FILE_TOO_LARGE, READ_ERROR, SYNTAX_ERROR, all_rules
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/compilelint/compilelint"
@@ -29,6 +29,7 @@ _ENGINE_RULES = {
     SYNTAX_ERROR: ("syntax-error", "The file does not parse; nothing in it was checked."),
     FILE_TIMEOUT: ("file-timeout", "Analysis of the file exceeded the per-file time limit."),
     READ_ERROR: ("read-error", "The file could not be read."),
+    FILE_TOO_LARGE: ("file-too-large", "The file is over the size limit (--max-file-size) and was not analyzed."),
 }
 
 
@@ -58,8 +59,9 @@ def _rule_descriptor(meta: RuleMeta) -> om.ReportingDescriptor:
         text = f"{doc.what} {doc.why}"
     else:
         markdown = text = meta.message
-    tags = [meta.family, *meta.targets]
-    props = {"tags": tags, "precision": meta.precision, "problem.severity": meta.severity,
+    tags = list(dict.fromkeys([meta.family, *meta.targets]))
+    props = {"tags": tags, "precision": meta.precision,
+             "problem.severity": {"note": "recommendation"}.get(meta.severity, meta.severity),
              "targets": list(meta.targets), "verifiedOnTorch": meta.verified_on}
     if meta.gb_id:
         props["gbId"] = meta.gb_id

@@ -64,6 +64,10 @@ class Rule:
     # The torch versions the claim was verified on, and where it is known to differ.
     verified_on: ClassVar[str] = "2.13"
     version_note: ClassVar[str] = ""
+    # The torch versions for which the claim holds ("2.6" style, inclusive); None: no bound known.
+    # A project's `torch-version` outside the range turns the rule off.
+    min_torch: ClassVar[str | None] = None
+    max_torch: ClassVar[str | None] = None
     # "high" / "medium" / "low", as SARIF's properties.precision.
     precision: ClassVar[str] = "high"
     has_fix: ClassVar[bool] = False

@@ -13,6 +13,7 @@ from compilelint.rules.base import Rule
 SYNTAX_ERROR = "E001"
 FILE_TIMEOUT = "E002"
 READ_ERROR = "E003"
+FILE_TOO_LARGE = "E004"
 
 
 @lru_cache(maxsize=1)
