@@ -63,12 +63,15 @@ class M(torch.nn.Module):
                     break
             if inner == "torch.Tensor" and ctx.facts.aliases.get("torch") != "torch":
                 inner = "Tensor"
-            text = f"{optional}[{inner}]" if optional else f"Optional[{inner}]"
+            # `Optional[T]` when the file imports Optional, else PEP 604 `T | None` (TorchScript accepts both;
+            # the latter needs Python 3.10, hence an unsafe fix).
+            text = f"{optional}[{inner}]" if optional else f"{inner} | None"
             inner_node = (cst.Attribute(cst.Name("torch"), cst.Name("Tensor")) if inner == "torch.Tensor"
                           else cst.Name(inner))
-            annotation = cst.Subscript(cst.Name(optional or "Optional"), [cst.SubscriptElement(cst.Index(inner_node))])
+            if optional:
+                annotation = cst.Subscript(cst.Name(optional), [cst.SubscriptElement(cst.Index(inner_node))])
+            else:
+                annotation = cst.BinaryOperation(inner_node, cst.BitOr(), cst.Name("None"))
             fixed = param.with_changes(annotation=cst.Annotation(annotation), equal=cst.AssignEqual())
             ctx.report(param, self.message.format(param=name, type=text),
-                       fix=(param, fixed, f"annotate `{name}: {text} = None`" + ("" if optional else
-                                                                              " (import Optional from typing)")),
-                       unsafe_fix=optional is None)
+                       fix=(param, fixed, f"annotate `{name}: {text} = None`"), unsafe_fix=optional is None)

@@ -94,7 +94,7 @@ class M(torch.nn.Module):
             return
         if typ == "torch.Tensor" and ctx.facts.aliases.get("torch") != "torch":
             typ = "Tensor"
-        annotation = f"{optional or 'Optional'}[{typ}]"
+        annotation = f"{optional}[{typ}]" if optional else f"{typ} | None"  # PEP 604 needs Python 3.10: unsafe
         fixed = cst.AnnAssign(target=first.targets[0].target, annotation=cst.Annotation(cst.parse_expression(annotation)),
                               value=first.value)
         ctx.report(first, self.message.format(name=name, what=what, type=annotation),
