@@ -56,6 +56,8 @@ class M(torch.nn.Module):
             prev = row
         if x.shape[0] > 2:
             extra = None
+        elif x.shape[0] > 1:
+            extra = x * 2
         else:
             extra = x
         return x
@@ -80,8 +82,14 @@ class M(torch.nn.Module):
         if pending is None:
             return
         first, first_blocks = pending
-        deeper = (len(blocks) > len(first_blocks) and all(a is b for a, b in zip(first_blocks, blocks))
-                  and not isinstance(blocks[len(first_blocks)], (cst.Else, cst.ExceptHandler, cst.Finally)))
+        deeper = len(blocks) > len(first_blocks) and all(a is b for a, b in zip(first_blocks, blocks))
+        if deeper:
+            # `elif`/`else`/`except` of the block holding `= None` is a sibling branch, not a nested block:
+            # TorchScript unifies None on one branch with a value on another into Optional.
+            step = blocks[len(first_blocks)]
+            if isinstance(step, (cst.Else, cst.ExceptHandler, cst.Finally)) or \
+                    getattr(first_blocks[-1], "orelse", None) is step:
+                deeper = False
         if not deeper:
             self.pending.pop(name)  # re-bound at the same level: TorchScript re-types it there
             return
