@@ -382,3 +382,17 @@ def has_overloads(class_node: cst.ClassDef | None, method: str) -> bool:
         return False
     count = sum(1 for s in class_node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == method)
     return count > 1
+
+
+def never_compiled_init(function: cst.FunctionDef, class_node: cst.ClassDef | None, aliases: dict[str, str]) -> bool:
+    """`__init__` of a class that is not a `@torch.jit.script` class: TorchScript never compiles it (a module's
+    `__init__` runs in Python before scripting), so signature rules can skip it without waiting for scope."""
+    if function.name.value != "__init__" or class_node is None:
+        return False
+    from compilelint.analysis.names import qualify
+
+    for d in class_node.decorators:
+        target = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+        if (qualify(target, aliases) or "").startswith("torch.jit.script"):
+            return False
+    return True

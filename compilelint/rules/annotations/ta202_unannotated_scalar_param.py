@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.pytypes import has_overloads, name_uses, scalar_use
+from compilelint.analysis.pytypes import never_compiled_init, has_overloads, name_uses, scalar_use
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
@@ -69,7 +69,7 @@ class M(torch.nn.Module):
     )
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:  # noqa: ANN001
-        if ctx.function is not node or has_overloads(ctx.class_node, node.name.value):
+        if ctx.function is not node or has_overloads(ctx.class_node, node.name.value) or never_compiled_init(node, ctx.class_node, ctx.facts.aliases):
             return
         params = [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]
         for i, param in enumerate(params):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.names import qualify
-from compilelint.analysis.pytypes import is_rebound, name_uses, value_use
+from compilelint.analysis.pytypes import never_compiled_init, is_rebound, name_uses, value_use
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
@@ -44,7 +44,7 @@ class M(torch.nn.Module):
     )
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:  # noqa: ANN001
-        if ctx.function is not node:
+        if ctx.function is not node or never_compiled_init(node, ctx.class_node, ctx.facts.aliases):
             return
         for param in [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]:
             if param.annotation is None or qualify(param.annotation.annotation, ctx.facts.aliases) != "typing.Any":

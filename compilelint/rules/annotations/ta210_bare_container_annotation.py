@@ -4,6 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.names import qualify
+from compilelint.analysis.pytypes import never_compiled_init
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 _BARE = {"typing.List": "List[torch.Tensor]", "typing.Dict": "Dict[str, torch.Tensor]",
@@ -75,7 +76,7 @@ class M(torch.nn.Module):
         ctx.report(annotation, self.message.format(ann=ctx.code_for(ann), example=_BARE.get(q, "List[torch.Tensor]")))
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:  # noqa: ANN001
-        if ctx.function is not node:
+        if ctx.function is not node or never_compiled_init(node, ctx.class_node, ctx.facts.aliases):
             return
         for param in [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]:
             self._check(param.annotation, ctx)

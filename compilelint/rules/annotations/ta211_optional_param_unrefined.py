@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.pytypes import is_rebound, name_uses, refined_names, value_use
+from compilelint.analysis.pytypes import never_compiled_init, is_rebound, name_uses, refined_names, value_use
 from compilelint.rules.annotations.ta207_optional_attribute_unrefined import optional_annotation
 from compilelint.rules.base import Example, Rule, RuleDoc
 
@@ -48,7 +48,7 @@ class M(torch.nn.Module):
     )
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:  # noqa: ANN001
-        if ctx.function is not node:
+        if ctx.function is not node or never_compiled_init(node, ctx.class_node, ctx.facts.aliases):
             return
         refined = None
         for param in [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]:
