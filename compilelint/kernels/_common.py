@@ -1,0 +1,96 @@
+"""Helpers shared by the kernel launchers (no kernel logic)."""
+
+from __future__ import annotations
+
+import triton
+
+
+def interpreting(kernel) -> bool:
+    """True when ``kernel`` was built by Triton's CPU interpreter (``TRITON_INTERPRET=1`` at import)."""
+    from triton.runtime.interpreter import InterpretedFunction
+
+    fn = kernel
+    while not isinstance(fn, InterpretedFunction) and hasattr(fn, "fn"):  # Autotuner/Heuristics wrap .fn
+        fn = fn.fn
+    return isinstance(fn, InterpretedFunction)
+
+
+def launch(tuned, raw, grid, args: dict, config: triton.Config | None, interp_config: triton.Config):
+    """Launch through the autotuner, or ``raw`` with one explicit config.
+
+    ``config`` forces a configuration (tests use it to check several); under the interpreter the
+    autotuner cannot time anything, so ``interp_config`` is used there.
+    """
+    if config is None and interpreting(raw):
+        config = interp_config
+    if config is None:
+        tuned[grid](**args)
+        return
+    if config.pre_hook is not None:  # e.g. TMA block shapes that depend on the config
+        config.pre_hook({**args, **config.kwargs})
+    raw[grid](**args, **config.kwargs, num_warps=config.num_warps, num_stages=config.num_stages)
+
+
+def next_pow2(n: int) -> int:
+    return triton.next_power_of_2(max(int(n), 1))
+
+
+def _fix_interpreter_index() -> None:
+    """Triton 3.6's CPU interpreter turns a scalar into ``int(np.array([v]))``, which numpy >= 2.4
+    rejects ("only 0-dimensional arrays can be converted"), so any loop with a run-time bound fails
+    under ``TRITON_INTERPRET=1``. Wrap its tensor patch to read the one element with ``.item()``.
+    Touches only the interpreter (GPU compilation never uses it); a no-op where int() still works."""
+    import numpy as np
+
+    try:
+        int(np.array([1]))
+        return
+    except TypeError:
+        pass
+    from triton.runtime import interpreter
+
+    original = interpreter._patch_lang_tensor
+    if getattr(original, "_compilelint_fixed", False):
+        return
+
+    def patched(tensor, scope):
+        original(tensor, scope)
+        scope.set_attr(tensor, "__index__", lambda self: int(self.handle.data.reshape(-1)[0]))
+
+    patched._compilelint_fixed = True
+    interpreter._patch_lang_tensor = patched
+
+
+def _fix_interpreter_bf16_dot() -> None:
+    """Triton 3.6's interpreter keeps bf16 as raw uint16 and its ``tl.dot`` multiplies those integers
+    (a bf16 ``tl.dot`` returns ~1e10 garbage under ``TRITON_INTERPRET=1``). Widen bf16 operands to
+    float32 first (exact: bf16 is the top half of a float32). Interpreter only."""
+    import numpy as np
+    import triton.language as tl
+    from triton.runtime import interpreter
+
+    builder = interpreter.InterpreterBuilder
+    original = builder.create_dot
+    if getattr(original, "_compilelint_fixed", False):
+        return
+
+    def widen(h):
+        if h.dtype == tl.bfloat16:
+            return interpreter.TensorHandle((h.data.astype(np.uint32) << 16).view(np.float32), tl.float32)
+        return h
+
+    def create_dot(self, a, b, d, input_precision, max_num_imprecise_acc):
+        return original(self, widen(a), widen(b), d, input_precision, max_num_imprecise_acc)
+
+    create_dot._compilelint_fixed = True
+    builder.create_dot = create_dot
+
+
+try:
+    from triton import knobs as _knobs
+
+    if _knobs.runtime.interpret:
+        _fix_interpreter_index()
+        _fix_interpreter_bf16_dot()
+except Exception:  # pragma: no cover - older triton without knobs: nothing to fix
+    pass
