@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from compilelint.analysis.dynamo import ModuleFacts
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of
-from compilelint.analysis.tensors import ClassFacts, FunctionFacts, Kind, annotation_kind
+from compilelint.analysis.tensors import ClassFacts, FunctionFacts, Kind, annotation_kind, infer_returns_tensor
 from compilelint.findings import Finding, Fix
 from compilelint.rules.base import Rule
 from compilelint.rules.registry import SYNTAX_ERROR
@@ -119,6 +120,15 @@ class RuleContext:
         return self.facts.kind(expr)
 
     @property
+    def module_facts(self) -> "ModuleFacts":
+        """Facts about the whole file (Dynamo config set at module level, disabled functions, loggers)."""
+        analyzer = self._analyzer
+        facts = getattr(analyzer, "_module_facts", None)
+        if facts is None:
+            facts = analyzer._module_facts = ModuleFacts.from_module(analyzer.module, self.aliases)
+        return facts
+
+    @property
     def parent(self) -> cst.CSTNode | None:
         return self.ancestors[-1] if self.ancestors else None
 
@@ -193,6 +203,8 @@ class FileAnalyzer:
             if isinstance(stmt, cst.FunctionDef) and stmt.returns is not None:
                 if annotation_kind(stmt.returns.annotation, self.aliases) is Kind.TENSOR:
                     names.add(stmt.name.value)
+            elif isinstance(stmt, cst.FunctionDef) and infer_returns_tensor(stmt, self.aliases):
+                names.add(stmt.name.value)  # unannotated helper whose every return is a torch result
         return names
 
     def _top_level(self, stmt: cst.CSTNode, module_key: str) -> None:
@@ -402,6 +414,7 @@ class FileAnalyzer:
             for target in small.targets:
                 self._walk_expr(target.target)
                 facts.bind(target.target, kind)
+                facts.note_assign(target.target, small.value)
         elif isinstance(small, cst.AugAssign):
             self._walk_expr(small.value)
             self._walk_expr(small.target)

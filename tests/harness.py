@@ -54,6 +54,20 @@ def load_entry(path: Path, example: Example):  # noqa: ANN201
     return obj, inputs
 
 
+def _user_line(event, path: Path) -> int | None:
+    """The example's line a break belongs to: where it happened, or else the deepest frame of the
+    example in torch's user traceback (a break inside json.dumps or any() is the user's call line)."""
+    def same(name: str) -> bool:
+        return os.path.exists(name) and os.path.samefile(name, path)
+
+    if same(event.filename):
+        return event.lineno
+    for filename, lineno in reversed(getattr(event, "user_frames", [])):
+        if same(filename):
+            return lineno
+    return None
+
+
 def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool, str]:
     """(claim holds for this example as bad, explanation) — for a good example the caller expects False."""
     from compilelint.runtime_probe import observe
@@ -65,7 +79,9 @@ def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool,
     if check in ("script", "script-call"):
         report = observe.run_script(obj, inputs if check == "script-call" else None)
         return (not report.ok, report.error or "scripted fine")
-    if check == "trace":
+    if check in ("trace", "trace-eval"):
+        if check == "trace-eval":  # the snippet puts the module in eval mode before tracing
+            obj.eval()
         report = observe.run_trace(obj, inputs)
         if report.error:
             return True, f"trace failed: {report.error}"
@@ -73,8 +89,7 @@ def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool,
     if check == "dynamo":
         report = observe.run_dynamo(obj, inputs)
         marked = set(example.marked_lines())
-        here = [b for b in report.breaks if os.path.samefile(b.filename, path) if os.path.exists(b.filename)]
-        hits = [b for b in here if b.lineno in marked and (rule.gb_id in b.gb_ids)]
+        hits = [b for b in report.breaks if rule.gb_id in b.gb_ids and _user_line(b, path) in marked]
         detail = f"breaks={[(b.gb_ids, b.lineno) for b in report.breaks]} skipped={report.skipped_frames} error={report.error}"
         if hits:
             return True, detail
