@@ -35,6 +35,7 @@ COMPILE_CALLS = {
     "torch.export.export": "trace",
 }
 _FIELDS: dict[type, tuple[str, ...]] = {}
+_BUILTIN_BASES = {"object", "Exception", "dict", "list", "tuple", "Generic", "NamedTuple", "Enum"}
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 # How the walk treats a node type; cached per type (isinstance on LibCST's ABCs is slow).
 _NOT_NODE, _STATEMENT, _SUITE, _EXPRESSION, _CALL, _COMPREHENSION, _LAMBDA = range(7)
@@ -257,8 +258,12 @@ class FileAnalyzer:
     def _class(self, node: cst.ClassDef) -> None:
         name = node.name.value
         key = f"{self.module_name}:{name}"
-        info = ClassInfo(key=key, name=name,
-                         bases=[q for q in (qualify(a.value, self.aliases) for a in node.bases if a.keyword is None) if q])
+        bases = [q for q in (qualify(a.value, self.aliases) for a in node.bases if a.keyword is None) if q]
+        # A bare base name that no import bound is a class of this file: qualify it with the module, so that
+        # the index resolves `class Head(BaseHead)` to this file's BaseHead.
+        bases = [f"{self.module_name}.{b}" if "." not in b and b not in self.aliases and b not in _BUILTIN_BASES
+                 else b for b in bases]
+        info = ClassInfo(key=key, name=name, bases=bases)
         self.summary.classes[name] = info
         facts = ClassFacts.from_class(node, self.aliases)
         # Attributes set up by a base class defined earlier in the same file (`class Head(_Base)`).
