@@ -145,4 +145,9 @@ def test_github_annotations(tmp_path):
     (tmp_path / "head.py").write_text(SOURCE)
     out = cli(str(tmp_path / "head.py"), "--output-format", "github", "--no-cache")
     lines = [ln for ln in out.stdout.splitlines() if ln.startswith("::")]
-    assert any(ln.startswith("::warning file=") and ",line=10," in ln and "GB401" in ln for ln in lines), lines
+    gb = [ln for ln in lines if ",line=10," in ln and "GB401" in ln]
+    assert gb and gb[0].split(" ", 1)[0] in ("::error", "::warning", "::notice"), lines
+    json_out = json.loads(cli(str(tmp_path / "head.py"), "--output-format", "json", "--no-cache").stdout)["findings"]
+    level = {"error": "::error", "warning": "::warning", "note": "::notice"}
+    assert sorted(level[f["severity"]] + f["code"] for f in json_out) == sorted(
+        ln.split(" ", 1)[0] + ln.split("::")[2].split(" ", 1)[0] for ln in lines)
