@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from compilelint.analysis.globals import ModuleGlobals, module_globals
+from compilelint.analysis.dynamo import ModuleFacts
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of
-from compilelint.analysis.tensors import ClassFacts, FunctionFacts, Kind, annotation_kind
+from compilelint.analysis.script_support import dead_when_scripting, in_decorator
+from compilelint.analysis.tensors import ClassFacts, FunctionFacts, Kind, annotation_kind, infer_returns_tensor
 from compilelint.findings import Finding, Fix
 from compilelint.rules.base import Rule
 from compilelint.rules.registry import SYNTAX_ERROR
@@ -32,6 +35,7 @@ COMPILE_CALLS = {
     "torch.export.export": "trace",
 }
 _FIELDS: dict[type, tuple[str, ...]] = {}
+_BUILTIN_BASES = {"object", "Exception", "dict", "list", "tuple", "Generic", "NamedTuple", "Enum"}
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 # How the walk treats a node type; cached per type (isinstance on LibCST's ABCs is slow).
 _NOT_NODE, _STATEMENT, _SUITE, _EXPRESSION, _CALL, _COMPREHENSION, _LAMBDA = range(7)
@@ -118,8 +122,29 @@ class RuleContext:
         return self.facts.kind(expr)
 
     @property
+    def module_facts(self) -> "ModuleFacts":
+        """Facts about the whole file (Dynamo config set at module level, disabled functions, loggers)."""
+        analyzer = self._analyzer
+        facts = getattr(analyzer, "_module_facts", None)
+        if facts is None:
+            facts = analyzer._module_facts = ModuleFacts.from_module(analyzer.module, self.aliases)
+        return facts
+
+    @property
     def parent(self) -> cst.CSTNode | None:
         return self.ancestors[-1] if self.ancestors else None
+
+    @property
+    def module(self) -> cst.Module:
+        """The parsed file (for facts about module-level names)."""
+        return self._analyzer.module
+
+    @property
+    def module_globals(self) -> "ModuleGlobals":
+        """Module-level literal globals and the names functions rebind with `global` (lazy, once per file)."""
+        if self._analyzer.globals_fact is None:
+            self._analyzer.globals_fact = module_globals(self._analyzer.module)
+        return self._analyzer.globals_fact
 
     def code_for(self, node: cst.CSTNode) -> str:
         return self._analyzer.module.code_for_node(node)
@@ -159,8 +184,10 @@ class FileAnalyzer:
                 if attr.startswith("visit_"):
                     self.dispatch.setdefault(attr[len("visit_"):], []).append((rule, getattr(rule, attr)))
         self._by_type: dict[type, list] = {}
+        self._class_facts: dict[str, ClassFacts] = {}
         self.statement_index = 0
         self.ctx = RuleContext(self)
+        self.globals_fact: ModuleGlobals | None = None
         self._current_calls: list[tuple[str, str]] | None = None
         self.module: cst.Module
 
@@ -192,6 +219,8 @@ class FileAnalyzer:
             if isinstance(stmt, cst.FunctionDef) and stmt.returns is not None:
                 if annotation_kind(stmt.returns.annotation, self.aliases) is Kind.TENSOR:
                     names.add(stmt.name.value)
+            elif isinstance(stmt, cst.FunctionDef) and infer_returns_tensor(stmt, self.aliases):
+                names.add(stmt.name.value)  # unannotated helper whose every return is a torch result
         return names
 
     def _top_level(self, stmt: cst.CSTNode, module_key: str) -> None:
@@ -229,10 +258,20 @@ class FileAnalyzer:
     def _class(self, node: cst.ClassDef) -> None:
         name = node.name.value
         key = f"{self.module_name}:{name}"
-        info = ClassInfo(key=key, name=name,
-                         bases=[q for q in (qualify(a.value, self.aliases) for a in node.bases if a.keyword is None) if q])
+        bases = [q for q in (qualify(a.value, self.aliases) for a in node.bases if a.keyword is None) if q]
+        # A bare base name that no import bound is a class of this file: qualify it with the module, so that
+        # the index resolves `class Head(BaseHead)` to this file's BaseHead.
+        bases = [f"{self.module_name}.{b}" if "." not in b and b not in self.aliases and b not in _BUILTIN_BASES
+                 else b for b in bases]
+        info = ClassInfo(key=key, name=name, bases=bases)
         self.summary.classes[name] = info
         facts = ClassFacts.from_class(node, self.aliases)
+        # Attributes set up by a base class defined earlier in the same file (`class Head(_Base)`).
+        for base in node.bases:
+            inherited = self._class_facts.get(base.value.value) if isinstance(base.value, cst.Name) else None
+            if inherited is not None:
+                facts.inherit(inherited)
+        self._class_facts[name] = facts
         returns = {s.name.value for s in node.body.body if isinstance(s, cst.FunctionDef) and s.returns is not None
                    and annotation_kind(s.returns.annotation, self.aliases) is Kind.TENSOR}
         # The class itself (its body and decorators): rules about module shape report here.
@@ -262,6 +301,7 @@ class FileAnalyzer:
         ctx.facts.returns_tensor = set(self._returns_tensor) | (class_returns or set())
         ctx.facts.bind_params(node, assume_tensor=True)
         self._current_calls = info.calls
+        self._current_info = info
         for rule in self.rules:
             ctx.rule = rule
             rule.begin_function(ctx)
@@ -397,6 +437,7 @@ class FileAnalyzer:
             for target in small.targets:
                 self._walk_expr(target.target)
                 facts.bind(target.target, kind)
+                facts.note_assign(target.target, small.value)
         elif isinstance(small, cst.AugAssign):
             self._walk_expr(small.value)
             self._walk_expr(small.target)
@@ -492,11 +533,14 @@ class FileAnalyzer:
     def _record_call(self, call: cst.Call) -> None:
         func = call.func
         qualified = qualify(func, self.ctx.facts.aliases)
-        if self._current_calls is not None:
+        if self._current_calls is not None and not in_decorator([*self.ctx.ancestors, call], self.ctx.function):
+            calls = self._current_calls
+            if dead_when_scripting([*self.ctx.ancestors, call], self.ctx.function):
+                calls = self._current_info.unscripted_calls
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
-                self._current_calls.append(("self", func.attr.value))
+                calls.append(("self", func.attr.value))
             elif qualified is not None:
-                self._current_calls.append(("name", qualified))
+                calls.append(("name", qualified))
         kind = COMPILE_CALLS.get(qualified or "")
         if kind is not None and call.args:
             target = call.args[0].value

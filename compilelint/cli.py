@@ -1,5 +1,5 @@
 """Command line: `compilelint [check] PATHS...`, `compilelint rule CODE`, `compilelint rules`,
-`compilelint probe TARGET...`. Exit codes as ruff: 0 no findings, 1 findings, 2 usage or internal error.
+`compilelint probe TARGET...`, `compilelint bench UNFIXED --compare FIXED`. Exit codes as ruff: 0 no findings, 1 findings, 2 usage or internal error.
 """
 
 from __future__ import annotations
@@ -236,6 +236,35 @@ def probe_command(targets: tuple[str, ...], device: str, output_format: str, out
                    dynamic={"auto": None, "true": True, "false": False}[dynamic], progress=progress_printer() if show else None)
     _emit(render(result, output_format, category=sarif_category), output)
     sys.exit(EXIT_CLEAN if exit_zero else exit_code(result))
+
+
+@main.command("bench")
+@click.argument("unfixed")
+@click.option("--compare", "fixed", required=True, help="The fixed twin's target, PATH.py:FACTORY or module:FACTORY.")
+@click.option("--device", type=click.Choice(["cpu", "cuda"]), default="cpu", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the results as JSON to this file.")
+@click.option("--chart", type=click.Path(dir_okay=False), help="Write a self-contained HTML chart to this file.")
+@click.option("--iters", type=int, default=50, show_default=True, help="Timed rounds over the input sets.")
+@click.option("--warmup", type=int, default=5, show_default=True, help="Untimed rounds after the first.")
+@click.option("--scale", type=int, default=1, show_default=True, help="Passed to factories that take `scale`.")
+@click.option("--backend", default="inductor", show_default=True, help="torch.compile backend.")
+@click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds allowed for the child process.")
+@click.option("--variants", default="", help="Comma-separated columns to run, in this order (default: all).")
+def bench_command(unfixed: str, fixed: str, device: str, output: str | None, chart: str | None, iters: int,
+                  warmup: int, scale: int, backend: str, timeout: float, variants: str) -> None:
+    """Time UNFIXED against its fixed twin, eager and compiled, on the same inputs, in a child process."""
+    import json as _json
+
+    from compilelint.runtime_probe.bench import render_html, render_table, run_bench
+
+    data = run_bench(unfixed, fixed, device=device, iters=iters, warmup=warmup, scale=scale, backend=backend,
+                     timeout=timeout, variants=_split((variants,)) or None)
+    click.echo(render_table(data), nl=False)
+    if output:
+        write_atomic(output, _json.dumps(data, indent=2) + "\n")
+    if chart:
+        write_atomic(chart, render_html(data))
+    sys.exit(EXIT_ERROR if data.get("error") or data.get("errors") else EXIT_CLEAN)
 
 
 def _parse_shard(spec: str) -> tuple[int, int]:

@@ -54,10 +54,39 @@ def load_entry(path: Path, example: Example):  # noqa: ANN201
     return obj, inputs
 
 
+def deprecation_verdict(path: Path, example: Example) -> tuple[bool, str]:
+    """check="deprecation": importing the example and calling `entry` on the first input set emits a
+    DeprecationWarning from torch.jit (torch.jit.script / torch.jit.trace are deprecated in 2.13)."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        obj, inputs = load_entry(path, example)
+        obj(*inputs[0])
+    hits = [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning) and "torch.jit" in str(w.message)]
+    return bool(hits), f"deprecation warnings: {hits[:2]}" if hits else "no torch.jit DeprecationWarning"
+
+
+def _user_line(event, path: Path) -> int | None:
+    """The example's line a break belongs to: where it happened, or else the deepest frame of the
+    example in torch's user traceback (a break inside json.dumps or any() is the user's call line)."""
+    def same(name: str) -> bool:
+        return os.path.exists(name) and os.path.samefile(name, path)
+
+    if same(event.filename):
+        return event.lineno
+    for filename, lineno in reversed(getattr(event, "user_frames", [])):
+        if same(filename):
+            return lineno
+    return None
+
+
 def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool, str]:
     """(claim holds for this example as bad, explanation) — for a good example the caller expects False."""
     from compilelint.runtime_probe import observe
 
+    if example.check == "deprecation":
+        return deprecation_verdict(path, example)
     obj, inputs = load_entry(path, example)
     family = rule.family
     check = example.check or {"torchscript": "script", "annotations": "script", "trace": "trace",
@@ -65,7 +94,9 @@ def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool,
     if check in ("script", "script-call"):
         report = observe.run_script(obj, inputs if check == "script-call" else None)
         return (not report.ok, report.error or "scripted fine")
-    if check == "trace":
+    if check in ("trace", "trace-eval"):
+        if check == "trace-eval":  # the snippet puts the module in eval mode before tracing
+            obj.eval()
         report = observe.run_trace(obj, inputs)
         if report.error:
             return True, f"trace failed: {report.error}"
@@ -73,13 +104,29 @@ def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool,
     if check == "dynamo":
         report = observe.run_dynamo(obj, inputs)
         marked = set(example.marked_lines())
-        here = [b for b in report.breaks if os.path.samefile(b.filename, path) if os.path.exists(b.filename)]
-        hits = [b for b in here if b.lineno in marked and (rule.gb_id in b.gb_ids)]
+        hits = [b for b in report.breaks if rule.gb_id in b.gb_ids and _user_line(b, path) in marked]
         detail = f"breaks={[(b.gb_ids, b.lineno) for b in report.breaks]} skipped={report.skipped_frames} error={report.error}"
         if hits:
             return True, detail
         return bool(report.breaks) or report.skipped_frames > 0 or report.error is not None, "NO MATCHING BREAK: " + detail
+    if check == "recompile-eager":
+        # The entry itself calls torch.compile (e.g. in a loop): run it eagerly, count recompile records.
+        return _eager_recompiles(obj, inputs)
     if check == "recompile":
         report = observe.run_dynamo(obj, inputs)
         return len(report.recompiles) > 0, f"recompiles={[r.splitlines()[-1][:120] for r in report.recompiles]}"
     raise ValueError(f"unknown check {check!r}")
+
+
+def _eager_recompiles(obj, inputs) -> tuple[bool, str]:  # noqa: ANN001
+    import torch._dynamo
+
+    from compilelint.runtime_probe.observe import _dynamo_logs
+
+    torch._dynamo.reset()
+    with _dynamo_logs() as records:
+        for args in inputs:
+            obj(*args)
+    torch._dynamo.reset()
+    recompiles = [m for n, m in records if n.endswith("__recompiles") and "Recompiling function" in m]
+    return len(recompiles) > 0, f"recompiles={[r.splitlines()[-1][:120] for r in recompiles]}"

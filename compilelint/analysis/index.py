@@ -21,6 +21,9 @@ class FunctionInfo:
     decorators: list[str] = field(default_factory=list)  # qualified dotted names
     # What this function calls: ("self", method) for self.method(...), ("name", qualified) otherwise.
     calls: list[tuple[str, str]] = field(default_factory=list)
+    # Calls made only where TorchScript does not compile (`if not torch.jit.is_scripting():` branches):
+    # they reach their callees for every compile path except TorchScript.
+    unscripted_calls: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -79,6 +82,15 @@ class RepoIndex:
             name = f"{parent}.{name}"
         return qualified
 
+    def resolve_base(self, class_key: str, base: str) -> str:
+        """A base class name as written in `class_key`'s file: a bare name is a class of that same file."""
+        target = self.resolve(base)
+        if target not in self.classes and "." not in base:
+            local = f"{class_key.partition(':')[0]}:{base}"
+            if local in self.classes:
+                return local
+        return target
+
     def is_module_class(self, class_key: str, _seen: frozenset[str] = frozenset()) -> bool:
         """Whether a class in the tree inherits from torch.nn.Module through any chain of bases."""
         if class_key in self._is_module:
@@ -90,7 +102,7 @@ class RepoIndex:
                 if is_torch_module_name(base):
                     result = True
                     break
-                target = self.resolve(base)
+                target = self.resolve_base(class_key, base)
                 if target in self.classes and self.is_module_class(target, _seen | {class_key}):
                     result = True
                     break
@@ -105,7 +117,7 @@ class RepoIndex:
         if name in info.methods:
             return info.methods[name]
         for base in info.bases:
-            target = self.resolve(base)
+            target = self.resolve_base(class_key, base)
             found = self.find_method(target, name, _seen | {class_key})
             if found is not None:
                 return found

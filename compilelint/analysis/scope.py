@@ -17,7 +17,8 @@ from compilelint.analysis.index import FunctionInfo, RepoIndex
 ALL_TARGETS = frozenset({"torchscript", "trace", "dynamo", "export", "recompile"})
 DYNAMO_TARGETS = frozenset({"dynamo", "recompile"})
 
-SCRIPT_EXEMPT = {"torch.jit.ignore", "torch.jit.unused", "torch.jit._script.ignore"}
+SCRIPT_EXEMPT = {"torch.jit.ignore", "torch.jit.unused", "torch.jit._script.ignore",
+                 "torch._jit_internal.ignore", "torch._jit_internal.unused"}
 DYNAMO_EXEMPT = {"torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo"}
 SCRIPT_ENTRY = {"torch.jit.script", "torch.jit.export", "torch.jit.script_method"}
 DYNAMO_ENTRY = {"torch.compile", "torch._dynamo.optimize"}
@@ -75,6 +76,8 @@ def compute_scope(index: RepoIndex) -> dict[str, frozenset[str]]:
     for summary in index.modules.values():
         for kind, name in summary.compile_targets:
             key = name if ":" in name else index.resolve(name)
+            if "." not in name and ":" not in name and (name in summary.functions or name in summary.classes):
+                key = f"{summary.module}:{name}"  # torch.compile(fn) of a function/class defined in this file
             targets = DYNAMO_TARGETS if kind == "dynamo" else frozenset({kind})
             if key in index.classes:  # torch.compile(MyModule()) compiles its forward
                 forward = index.find_method(key, "forward")
@@ -91,7 +94,8 @@ def compute_scope(index: RepoIndex) -> dict[str, frozenset[str]]:
         module, _, local = key.partition(":")
         class_key = f"{module}:{local.split('.')[0]}" if "." in local else None
         summary = index.modules.get(module)
-        for kind, name in fn.calls:
+        unscripted = len(fn.calls)
+        for i, (kind, name) in enumerate([*fn.calls, *fn.unscripted_calls]):
             callee: str | None = None
             if kind == "self" and class_key is not None:
                 found = index.find_method(class_key, name)
@@ -105,5 +109,5 @@ def compute_scope(index: RepoIndex) -> dict[str, frozenset[str]]:
                     resolved = index.resolve(name)
                     callee = resolved if resolved in index.functions else None
             if callee is not None:
-                add(callee, targets)
+                add(callee, targets - {"torchscript"} if i >= unscripted else targets)
     return scope

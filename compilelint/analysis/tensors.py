@@ -39,6 +39,7 @@ _TORCH_NON_TENSOR = {
     "split": Kind.TENSORS, "chunk": Kind.TENSORS, "unbind": Kind.TENSORS, "meshgrid": Kind.TENSORS,
     "broadcast_tensors": Kind.TENSORS, "tensor_split": Kind.TENSORS, "sort": Kind.TENSORS,
     "topk": Kind.TENSORS, "max": Kind.TENSOR, "min": Kind.TENSOR, "unique": Kind.TENSOR,
+    "equal": Kind.VALUE, "allclose": Kind.VALUE, "is_nonzero": Kind.VALUE,
     "no_grad": Kind.UNKNOWN, "autocast": Kind.UNKNOWN, "inference_mode": Kind.UNKNOWN,
 }
 _TORCH_PREFIX_NON_TENSOR = ("torch.jit.", "torch.cuda.", "torch.backends.", "torch.distributed.",
@@ -53,7 +54,7 @@ _TENSOR_METHOD_KIND = {
     "split": Kind.TENSORS, "chunk": Kind.TENSORS, "unbind": Kind.TENSORS, "tensor_split": Kind.TENSORS,
     "sort": Kind.TENSORS, "topk": Kind.TENSORS, "data_ptr": Kind.VALUE, "get_device": Kind.PY,
     "is_contiguous": Kind.PY, "is_floating_point": Kind.PY, "type": Kind.UNKNOWN,
-    "storage_offset": Kind.SIZE, "any": Kind.TENSOR, "all": Kind.TENSOR,
+    "storage_offset": Kind.SIZE, "equal": Kind.VALUE, "allclose": Kind.VALUE, "is_nonzero": Kind.VALUE, "any": Kind.TENSOR, "all": Kind.TENSOR,
 }
 _TENSOR_ATTR_KIND = {
     "shape": Kind.SHAPE, "ndim": Kind.SIZE, "dtype": Kind.PY, "device": Kind.PY, "is_cuda": Kind.PY,
@@ -61,9 +62,35 @@ _TENSOR_ATTR_KIND = {
     "T": Kind.TENSOR, "mT": Kind.TENSOR, "H": Kind.TENSOR, "data": Kind.TENSOR, "grad": Kind.TENSOR,
     "real": Kind.TENSOR, "imag": Kind.TENSOR,
 }
+# Ops whose result is a boolean tensor (masks).
+_BOOL_OPS = ("isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_and", "logical_or", "logical_not",
+             "logical_xor", "eq", "ne", "gt", "lt", "ge", "le", "isin", "isclose")
 _TENSOR_ANNOTATIONS = {"Tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor"}
 _PY_ANNOTATIONS = {"int", "float", "bool", "str", "complex", "bytes"}
 _MODULE_CONTAINERS = {"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.Sequential"}
+
+
+_TENSOR_CLASSES = {"Tensor", "FloatTensor", "LongTensor", "BoolTensor", "IntTensor", "DoubleTensor",
+                   "HalfTensor", "ByteTensor"}
+
+# Ops whose output SIZE depends on tensor values.
+_DYNAMIC_SHAPE_OPS = {"nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "nms",
+                      "batched_nms", "repeat_interleave", "masked_select"}
+# Tensor methods / torch functions that keep a data-dependent first dimension data-dependent.
+_SHAPE_PRESERVING = {"squeeze", "unsqueeze", "view", "reshape", "flatten", "float", "long", "int", "bool",
+                     "half", "double", "to", "type_as", "clone", "detach", "contiguous", "cpu", "cuda",
+                     "t", "permute", "transpose", "view_as", "index_select", "gather", "expand", "sort",
+                     "argsort", "flip", "round", "floor", "ceil"}
+_ELEMENTWISE = {"sigmoid", "exp", "log", "clamp", "abs", "relu", "softmax", "sqrt", "neg", "add", "mul", "sub",
+                "div", "where", "clip", "tanh", "minimum", "maximum"}
+
+
+def _walk_expr_nodes(expr: cst.CSTNode):
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)
 
 
 def annotation_kind(annotation: cst.BaseExpression, aliases: dict[str, str]) -> Kind:
@@ -113,6 +140,16 @@ class ClassFacts:
         self.attrs: dict[str, Kind] = {}
         self.literal_types: dict[str, str] = {}  # attr -> "int"/"float"/"bool"/"str"/"None"/"list"/"dict"
         self.methods: set[str] = set()
+        self.attr_calls: dict[str, str] = {}  # attr -> qualified name of the call that built it (`torch.nn.LSTM`)
+
+    def inherit(self, base: "ClassFacts") -> None:
+        """Take a base class's attributes and methods; this class's own assignments win."""
+        for mapping, inherited in ((self.attrs, base.attrs), (self.literal_types, base.literal_types)):
+            for key, value in inherited.items():
+                mapping.setdefault(key, value)
+        for key, value in getattr(base, "attr_calls", {}).items():
+            getattr(self, "attr_calls", {}).setdefault(key, value)
+        self.methods |= base.methods
 
     @classmethod
     def from_class(cls, node: cst.ClassDef, aliases: dict[str, str]) -> "ClassFacts":
@@ -135,6 +172,8 @@ class ClassFacts:
                         if _is_self_attr(target):
                             self.attrs[target.attr.value] = kind
                             self.literal_types[target.attr.value] = _literal_type(small.value)
+                            if isinstance(small.value, cst.Call):
+                                self.attr_calls[target.attr.value] = qualify(small.value.func, aliases) or ""
                         elif isinstance(target, cst.Name):
                             env.env[target.value] = kind
                 elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
@@ -160,6 +199,9 @@ class ClassFacts:
                 return Kind.TENSOR
             if name.startswith("torch.nn.") and name.rsplit(".", 1)[-1][:1].isupper():
                 return Kind.MODULE
+            if (name.startswith("torch.") and name.rsplit(".", 1)[-1][:1].isupper()
+                    and name.rsplit(".", 1)[-1] not in _TENSOR_CLASSES):
+                return Kind.MODULE  # torch.ao.nn.quantized.FloatFunctional(), ...
             if name.startswith("torch.") and not name.startswith(_TORCH_PREFIX_NON_TENSOR):
                 return _TORCH_NON_TENSOR.get(name[len("torch."):], Kind.TENSOR)
             last = name.rsplit(".", 1)[-1]
@@ -185,6 +227,23 @@ def _literal_type(value: cst.BaseExpression) -> str:
         return "list"
     if isinstance(value, (cst.Dict, cst.DictComp)):
         return "dict"
+    return ""
+
+
+def _param_type(p: cst.Param) -> str:
+    """"int"/"float"/"bool"/"str" for a parameter annotated so (or Optional of it), else its literal default's type."""
+    if p.annotation is not None:
+        ann = p.annotation.annotation
+        if isinstance(ann, cst.Subscript) and isinstance(ann.value, (cst.Name, cst.Attribute)):
+            last = ann.value.attr.value if isinstance(ann.value, cst.Attribute) else ann.value.value
+            inner = [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)]
+            ann = inner[0] if last == "Optional" and len(inner) == 1 else ann
+        if isinstance(ann, cst.Name) and ann.value in ("int", "float", "bool", "str"):
+            return ann.value
+        return ""
+    if p.default is not None:
+        t = _literal_type(p.default)
+        return t if t in ("int", "float", "bool", "str") else ""
     return ""
 
 
@@ -223,6 +282,18 @@ class FunctionFacts:
         self.class_facts = class_facts
         self.env: dict[str, Kind] = {}
         self.returns_tensor: set[str] = set()  # local functions / methods annotated `-> Tensor`
+        # Python type of each parameter of the function, from its annotation or its literal default:
+        # "int" / "float" / "bool" / "str" (absent when unknown). Recompile rules read it.
+        self.param_types: dict[str, str] = {}
+        # Trace facts (see note_assign): names of tensors whose SHAPE depends on data (nonzero,
+        # x[mask], unique, nms keep indices), of Python sizes read from them, of bool mask tensors,
+        # and of unannotated parameters assumed to be tensors (a guess, not a certainty).
+        self.dynamic: set[str] = set()
+        self.dynamic_sizes: set[str] = set()
+        self.masks: set[str] = set()
+        self.assumed: set[str] = set()
+        self.params: set[str] = set()
+        self.size_tags: dict[str, set[str]] = {}  # SIZE names -> size_sources() of their value
 
     # -- parameters and bindings ------------------------------------------------------------
     def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool) -> None:
@@ -232,6 +303,9 @@ class FunctionFacts:
             name = p.name.value
             if i == 0 and name in ("self", "cls"):
                 continue
+            ptype = _param_type(p)
+            if ptype:
+                self.param_types[name] = ptype
             if p.annotation is not None:
                 self.env[name] = annotation_kind(p.annotation.annotation, self.aliases)
             elif p.default is not None:
@@ -240,6 +314,9 @@ class FunctionFacts:
                 # Unannotated and without default: TorchScript types it Tensor, and in model code
                 # it almost always is one.
                 self.env[name] = Kind.TENSOR if assume_tensor else Kind.UNKNOWN
+                if assume_tensor:
+                    self.assumed.add(name)
+            self.params.add(name)
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
                 self.env[star.name.value] = Kind.UNKNOWN
@@ -265,6 +342,9 @@ class FunctionFacts:
                 element = Kind.VALUE if (Kind.VALUE in arg_kinds or Kind.TENSOR in arg_kinds) else (
                     Kind.SIZE if Kind.SIZE in arg_kinds else Kind.PY)
                 self.bind(target, element)
+                if isinstance(target, cst.Name):
+                    # a loop index: the loop (not a test of the index) is what specialises (TR303)
+                    self.size_tags[target.value] = {"index"}
                 return
             if fname == "enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2 and iterable.args:
                 self.bind(target.elements[0].value, Kind.PY)
@@ -396,7 +476,12 @@ class FunctionFacts:
                 return Kind.MODULE if rest.rsplit(".", 1)[-1][:1].isupper() else Kind.UNKNOWN
             if "." in rest and not rest.startswith(("linalg.", "fft.", "special.", "ops.")):
                 return Kind.UNKNOWN
-            return _TORCH_NON_TENSOR.get(rest.split(".")[-1], Kind.TENSOR)
+            last = rest.split(".")[-1]
+            if last.startswith(("is_", "are_", "get_", "has_")):  # torch.is_autocast_enabled(), ...: Python values
+                return Kind.VALUE if last == "is_nonzero" else Kind.PY
+            if last.startswith("_") and last not in _TORCH_NON_TENSOR:
+                return Kind.UNKNOWN  # private helpers return anything
+            return _TORCH_NON_TENSOR.get(last, Kind.TENSOR)
         if qualified.startswith(("numpy.", "np.")):
             return Kind.VALUE if Kind.TENSOR in args or Kind.VALUE in args else Kind.PY
         if qualified.startswith("math."):
@@ -416,6 +501,8 @@ class FunctionFacts:
             if owner_kind is Kind.TENSOR:
                 if method == "size" and call.args:
                     return Kind.SIZE
+                if method.startswith(("is_", "has_")) and method not in _TENSOR_METHOD_KIND:
+                    return Kind.VALUE if method == "is_nonzero" else Kind.PY  # t.is_complex(), ...
                 return _TENSOR_METHOD_KIND.get(method, Kind.TENSOR)
             if owner_kind is Kind.MODULE and method in ("forward", "__call__"):
                 return Kind.TENSOR
@@ -429,6 +516,201 @@ class FunctionFacts:
                 return Kind.TENSOR
         return Kind.UNKNOWN
 
+    # -- trace facts: data-dependent shapes ----------------------------------------------------
+    def note_assign(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """Record data-dependent shapes, sizes and masks for `target = value` (after `bind`)."""
+        if (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))
+                and len(target.elements) == len(value.elements)):
+            for t, v in zip(target.elements, value.elements):  # `boxes, scores = boxes[keep], scores[keep]`
+                self.note_assign(t.value, v.value)
+            return
+        names = [target.value] if isinstance(target, cst.Name) else [
+            e.value.value for e in getattr(target, "elements", ()) if isinstance(e.value, cst.Name)]
+        dyn = self.has_dynamic_shape(value)
+        dyn_size = self.reads_dynamic_size(value)
+        mask = self.is_bool_mask(value)
+        for name in names:
+            for bucket in (self.dynamic, self.dynamic_sizes, self.masks, self.assumed):
+                bucket.discard(name)
+            self.size_tags.pop(name, None)
+            if self.env.get(name) in (Kind.SIZE, Kind.SHAPE):
+                self.size_tags[name] = self.size_sources(value) or {"size"}
+            if dyn:
+                self.dynamic.add(name)
+            if dyn_size:
+                self.dynamic_sizes.add(name)
+            if mask and isinstance(target, cst.Name):
+                self.masks.add(name)
+
+    def is_bool_mask(self, expr: cst.BaseExpression) -> bool:
+        """A boolean tensor: a comparison of tensors, `~m`, `m & n`, `.bool()`, `torch.logical_*`."""
+        if isinstance(expr, cst.Name):
+            return expr.value in self.masks
+        if isinstance(expr, cst.Comparison):
+            if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
+                return False
+            return self.kind(expr) is Kind.TENSOR
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
+            return self.is_bool_mask(expr.expression)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+            return self.is_bool_mask(expr.left) or self.is_bool_mask(expr.right)
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            name = qualify(func, self.aliases) or ""
+            if name.startswith("torch.") and name[len("torch."):] in _BOOL_OPS:
+                return True
+            if isinstance(func, cst.Attribute) and func.attr.value in _BOOL_OPS + ("bool",) \
+                    and self.kind(func.value) is Kind.TENSOR:
+                return True
+        return False
+
+    def has_dynamic_shape(self, expr: cst.BaseExpression) -> bool:
+        """True when the tensor `expr` has a shape that depends on tensor DATA (nonzero, x[mask], unique,
+        masked_select, nms keep indices, and what is computed from them element-wise or by indexing)."""
+        if isinstance(expr, cst.Name):
+            return expr.value in self.dynamic
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            name = qualify(func, self.aliases) or ""
+            last = name.rsplit(".", 1)[-1] if name else (func.attr.value if isinstance(func, cst.Attribute) else "")
+            if isinstance(func, cst.Attribute) and self.kind(func.value) is Kind.TENSOR:
+                method = func.attr.value
+                if method in _DYNAMIC_SHAPE_OPS:
+                    return True
+                if method in _SHAPE_PRESERVING and self.has_dynamic_shape(func.value):
+                    return True
+                if method in ("index_select", "gather") and any(self.has_dynamic_shape(a.value) for a in expr.args):
+                    return True
+                return False
+            if name.startswith(("torch.", "torchvision.")) and last in _DYNAMIC_SHAPE_OPS:
+                return True
+            if name.startswith("torch.") and last in ("cat", "stack") and expr.args:
+                inner = expr.args[0].value
+                if isinstance(inner, (cst.List, cst.Tuple)):
+                    return any(self.has_dynamic_shape(e.value) for e in inner.elements)
+                return False
+            if name.startswith("torch.") and (last in _SHAPE_PRESERVING or last in _ELEMENTWISE) and expr.args:
+                return self.has_dynamic_shape(expr.args[0].value)
+            return False
+        if isinstance(expr, cst.Subscript):
+            if self.kind(expr.value) is not Kind.TENSOR:
+                return False
+            indices = [e.slice.value for e in expr.slice if isinstance(e.slice, cst.Index)]
+            if any(self.is_bool_mask(i) or self.has_dynamic_shape(i) for i in indices):
+                return True
+            if self.has_dynamic_shape(expr.value):
+                # d[:, :4], d[order] keep the data-dependent first dimension; d[0] drops it
+                first = expr.slice[0].slice
+                return isinstance(first, cst.Slice) or (isinstance(first, cst.Index)
+                                                         and not isinstance(first.value, cst.Integer)
+                                                         and self.kind(first.value) is Kind.TENSOR)
+            return False
+        if isinstance(expr, cst.BinaryOperation):
+            return self.has_dynamic_shape(expr.left) or self.has_dynamic_shape(expr.right)
+        if isinstance(expr, cst.UnaryOperation):
+            return self.has_dynamic_shape(expr.expression)
+        return False
+
+    def reads_dynamic_size(self, expr: cst.BaseExpression) -> bool:
+        """True when the Python number `expr` reads the size of a data-dependent-shape tensor
+        (`len(keep)`, `keep.shape[0]`, `keep.numel()`, `keep.size(0)`, or a name bound to one)."""
+        for node in _walk_expr_nodes(expr):
+            if isinstance(node, cst.Name) and node.value in self.dynamic_sizes:
+                return True
+            if isinstance(node, cst.Call):
+                func = node.func
+                if isinstance(func, cst.Name) and func.value == "len" and node.args:
+                    if self.has_dynamic_shape(node.args[0].value):
+                        return True
+                if isinstance(func, cst.Attribute) and func.attr.value in ("size", "numel", "nelement", "__len__"):
+                    if self.has_dynamic_shape(func.value):
+                        return True
+            if isinstance(node, cst.Attribute) and node.attr.value == "shape" and self.has_dynamic_shape(node.value):
+                return True
+        return False
+
+    def size_sources(self, expr: cst.BaseExpression) -> set[str]:
+        """Where the sizes that `expr` reads come from: "rank" (`x.dim()`, `x.ndim`: static configuration),
+        "len_assumed" (`len(p)` of an unannotated parameter, which may well be a list), "size" (a real tensor
+        size: `x.shape`, `x.size()`, `x.numel()`, `len(t)`)."""
+        tags: set[str] = set()
+        stack: list[cst.CSTNode] = [expr]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Name) and self.env.get(node.value) in (Kind.SIZE, Kind.SHAPE):
+                tags |= self.size_tags.get(node.value, {"size"})
+            elif isinstance(node, cst.Attribute) and node.attr.value == "ndim" and self.is_tensor(node.value):
+                tags.add("rank")
+                continue
+            elif isinstance(node, cst.Attribute) and node.attr.value == "shape" and self.is_tensor(node.value):
+                tags.add("size")
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and self.is_tensor(node.func.value):
+                if node.func.attr.value in ("dim", "ndimension"):
+                    tags.add("rank")
+                    continue
+                if node.func.attr.value in ("size", "numel", "nelement", "stride"):
+                    tags.add("size")
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len":
+                arg_kind = self.kind(node.args[0].value) if node.args else Kind.UNKNOWN
+                if arg_kind is Kind.SHAPE:
+                    tags.add("rank")  # len(x.shape) is the rank
+                    continue
+                if arg_kind is Kind.TENSOR:
+                    tags.add("len_assumed" if self.is_assumed_tensor(node.args[0].value) else "size")
+            stack.extend(node.children)
+        return tags
+
+    def is_rank_only(self, expr: cst.BaseExpression) -> bool:
+        """True when the only shape facts `expr` reads are ranks (`x.dim()`, `x.ndim`): a static
+        configuration check (which model variant) that does not specialise on sizes."""
+        return self.size_sources(expr) == {"rank"}
+
+    def reads_tensor_size(self, expr: cst.BaseExpression) -> bool:
+        """True when `expr` reads a real tensor size (not only ranks, not only `len()` of a parameter that
+        may be a list)."""
+        return "size" in self.size_sources(expr)
+
+    def is_assumed_tensor(self, expr: cst.BaseExpression) -> bool:
+        """A bare unannotated parameter: assumed a tensor, but it may be a list or dict."""
+        return isinstance(expr, cst.Name) and expr.value in self.assumed
+
+    def is_value_dependent_certain(self, expr: cst.BaseExpression) -> bool:
+        """`is_value_dependent`, except through a bare unannotated parameter used as a truth value
+        (`if flag:`, `not flag and ...`), which is more often a Python flag than a tensor."""
+        if self.is_assumed_tensor(expr):
+            return False
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+            return self.is_value_dependent_certain(expr.expression)
+        if isinstance(expr, cst.BooleanOperation):
+            return self.is_value_dependent_certain(expr.left) or self.is_value_dependent_certain(expr.right)
+        return self.is_value_dependent(expr)
+
+    def reads_only_module_state(self, expr: cst.BaseExpression) -> bool:
+        """True when `expr` reads nothing but `self.<attr>` state and constants (e.g. `float(self.scale)`):
+        fixed once the model is built, not data that changes per input."""
+        stack: list[cst.CSTNode] = [expr]
+        saw_self = False
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Attribute):
+                stack.append(node.value)
+                continue
+            if isinstance(node, cst.Name):
+                if node.value == "self":
+                    saw_self = True
+                elif node.value not in self.aliases and self.env.get(node.value) is not Kind.PY:
+                    return False
+                continue
+            if isinstance(node, cst.Call):
+                stack.append(node.func)
+                stack.extend(a.value for a in node.args)
+                continue
+            stack.extend(node.children)
+        return saw_self
+
+    def is_known_tensor(self, expr: cst.BaseExpression) -> bool:
+        return self.is_tensor(expr) and not self.is_assumed_tensor(expr)
+
     # -- conveniences for rules ---------------------------------------------------------------
     def is_tensor(self, expr: cst.BaseExpression) -> bool:
         return self.kind(expr) is Kind.TENSOR
@@ -439,3 +721,28 @@ class FunctionFacts:
 
     def is_shape_dependent(self, expr: cst.BaseExpression) -> bool:
         return self.kind(expr) in (Kind.SIZE, Kind.SHAPE)
+
+
+def infer_returns_tensor(fn: cst.FunctionDef, aliases: dict[str, str]) -> bool:
+    """An unannotated module-level helper whose every `return` is a tensor built by torch ops
+    (`def box_iou(a, b): ... return inter / union`). Parameters count as UNKNOWN here, so only values
+    that torch calls produce make a tensor: a string or config helper is never inferred."""
+    if fn.returns is not None or fn.decorators or not isinstance(fn.body, cst.IndentedBlock):
+        return False
+    facts = FunctionFacts(aliases, None)
+    facts.bind_params(fn, assume_tensor=False)
+    kinds: list[Kind] = []
+    for stmt in fn.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign):
+                    kind = facts.kind(small.value)
+                    for target in small.targets:
+                        facts.bind(target.target, kind)
+                elif isinstance(small, cst.Return):
+                    kinds.append(facts.kind(small.value) if small.value is not None else Kind.NONE)
+        elif isinstance(stmt, cst.FunctionDef) or (isinstance(stmt, cst.SimpleStatementLine)):
+            continue
+        else:
+            return False  # branches and loops: not inferred
+    return bool(kinds) and all(k is Kind.TENSOR for k in kinds)

@@ -29,7 +29,8 @@ class Example:
     `inputs` is a Python expression, evaluated after the snippet with `torch` in scope, giving a
     list of argument tuples: the first is the example input, the rest are the "other inputs" that
     show a frozen trace or a recompile. `check` overrides how the harness proves the claim for this
-    example (for instance "script-call" for failures TorchScript only raises when called).
+    example (for instance "script-call" for failures TorchScript only raises when called, "trace-eval" to
+    trace the module after `.eval()`, as the snippet itself does).
     """
 
     code: str

@@ -22,6 +22,7 @@ _RECOMPILE = re.compile(r"Recompiling function (?P<fn>\S+) in (?P<file>.+?):(?P<
 _GUARD_LINE = re.compile(r"^\s*- \d+/\d+: (?P<guard>.*)$")
 _STACK_LINE = re.compile(r'^\s*-\s+File "(?P<file>[^"]+)", line (?P<line>\d+)')
 _RESUME_AT = re.compile(r"torch_dynamo_resume_in_\w+?_at_(\d+)$")
+_USER_FRAME = re.compile(r'^  File "(?P<file>[^"]+)", line (?P<line>\d+)', re.M)
 _TS_LOCATION = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 
 
@@ -32,6 +33,10 @@ class BreakEvent:
     lineno: int
     frame_skipped: bool
     message: str
+    # (file, line) of the "User code traceback:" frames, outermost first: a break inside a callee
+    # (json.dumps, any(), os.path.exists...) is reported at the library's line, and the user's call
+    # that led there is the deepest frame in the user's file.
+    user_frames: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def gb_id(self) -> str | None:
@@ -146,9 +151,11 @@ def parse_break_records(records: list[tuple[str, str]]) -> list[BreakEvent]:
         if at is None:
             continue
         ids = [f"GB{m.group('id')}" for m in _GB_LINK.finditer(message)]
+        _, _, tb = message.rpartition("User code traceback:")
+        frames = [(m.group("file"), int(m.group("line"))) for m in _USER_FRAME.finditer(tb)] if tb else []
         events.append(BreakEvent(gb_ids=list(dict.fromkeys(ids)), filename=at.group("file"),
                                  lineno=int(at.group("line")), frame_skipped="Skipping the function" in message
-                                 or "frame skipped" in message, message=message))
+                                 or "frame skipped" in message, message=message, user_frames=frames))
     return events
 
 

@@ -1,31 +1,30 @@
+"""GB401 tensor-item-graph-break: Flags `.item()` on a tensor inside code that torch.compile traces"""
 from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
 
 
-class TensorItemGraphBreak(Rule):
-    code = "GB401"
-    name = "tensor-item-graph-break"
-    family = "graph-break"
-    targets = ("dynamo",)
+class TensorItemGraphBreak(CallBreakRule):
+    code = 'GB401'
+    name = 'tensor-item-graph-break'
+    detector = 'item'
+    gb_id = 'GB0124'
     severity = "warning"
-    gb_id = "GB0124"
-    message = ("`Tensor.item()` breaks the graph (GB0124): Dynamo cannot trace a tensor read into a Python "
-               "number; keep the value as a 0-d tensor, or set torch._dynamo.config.capture_scalar_outputs = True")
-    version_note = "No break with torch._dynamo.config.capture_scalar_outputs=True or fullgraph=True (2.13)."
+    message = ('`Tensor.item()` breaks the graph (GB0124): Dynamo cannot trace a tensor read into a Python number; keep the value as a 0-d tensor (drop `.item()`), or set torch._dynamo.config.capture_scalar_outputs = True')
+    version_note = ('No break with torch._dynamo.config.capture_scalar_outputs=True or fullgraph=True (2.13); the rule is silent in a file that sets capture_scalar_outputs = True.')
+    has_fix = True
     doc = RuleDoc(
-        what="Flags `.item()` on a tensor inside code that torch.compile traces.",
-        why=("Dynamo cannot represent the Python number `.item()` returns in its graph, so it splits the "
-             "graph there and runs the rest in a new frame; the resumed code then guards on the number's value, "
-             "so each new value can recompile. Inside a loop Dynamo gives up on the whole frame (GB7000)."),
-        example="scale = x.abs().max().item()\nreturn x / scale",
-        use_instead="scale = x.abs().max()\nreturn x / scale",
+        what='Flags `.item()` on a tensor inside code that torch.compile traces.',
+        why="Dynamo cannot represent the Python number `.item()` returns in its graph, so it splits the graph there and runs the rest in a new frame; the resumed code then guards on the number's value, so each new value can recompile. Inside a loop Dynamo gives up on the whole frame (GB7000).",
+        example='scale = x.abs().max().item()\nreturn x / scale',
+        use_instead='scale = x.abs().max()\nreturn x / scale',
     )
     bad = (
-        Example('''
-import torch
+        Example('''import torch
+
 class M(torch.nn.Module):
     def forward(self, x):
         scale = x.abs().max().item()  # <-
@@ -33,8 +32,8 @@ class M(torch.nn.Module):
 '''),
     )
     good = (
-        Example('''
-import torch
+        Example('''import torch
+
 class M(torch.nn.Module):
     def forward(self, x):
         scale = x.abs().max()
@@ -42,8 +41,6 @@ class M(torch.nn.Module):
 '''),
     )
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "item" and not node.args:
-            if ctx.facts.is_tensor(func.value):
-                ctx.report(node)
+    def fix_for(self, node, ctx):  # noqa: ANN001
+        # x.item() -> x: keeps the value as a 0-d tensor (unsafe: the type changes from number to tensor)
+        return (node, node.func.value, "Keep the value as a 0-d tensor (drop `.item()`)", True)

@@ -19,7 +19,8 @@ class IntAttributeMutated(Rule):
         what="Flags `self.<attr> += ...` / `self.<attr> = self.<attr> + ...` on a Python number inside compiled code.",
         why=("Dynamo treats int attributes of modules as constants and guards on their value. Changing the value "
              "every call fails the guard every call: a recompile each time, until `recompile_limit` (8) is hit and "
-             "the frame falls back to eager."),
+             "the frame falls back to eager. Verified on 2.13 (backend=\"eager\"): three calls, two recompiles, "
+             "`triggered by the following guard failure(s): - 0/0: self.step == 0  # self.step += 1`."),
         example="self.num_calls += 1\nreturn x * self.num_calls",
         use_instead="self.num_calls += 1  # a registered tensor buffer\nreturn x * self.num_calls",
     )

@@ -14,7 +14,8 @@ class TensorValueBranch(Rule):
     message = ("`{kw}` on a tensor value: torch.jit.trace records only the branch taken for the example input, "
                "so other inputs silently get the wrong branch; use torch.where, or script/compile this part")
     doc = RuleDoc(
-        what="Flags `if`/`while` statements whose condition reads tensor data, in code that is traced.",
+        what=("Flags `if`/`while` statements and comprehension filters whose condition reads tensor data, in code "
+              "that is traced."),
         why=("Tracing runs the function once and records tensor operations; Python control flow is resolved "
              "for that one input and frozen. The traced model then takes the same branch for every input."),
         example="if scores.max() > 0.5:\n    return boxes * 2\nreturn boxes",
@@ -30,6 +31,15 @@ class M(torch.nn.Module):
         return x
 ''', inputs="[(torch.ones(3),), (-torch.ones(3),)]"),
     )
+    bad = bad + (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, boxes):
+        big = [b for b in boxes if (b[2:] - b[:2]).prod() > 4]  # <-
+        return torch.stack(big).sum(0)
+''', inputs="[(torch.tensor([[0., 0., 1., 1.], [0., 0., 3., 3.]]),), (torch.tensor([[0., 0., 4., 4.], [0., 0., 9., 9.]]),)]"),
+    )
     good = (
         Example('''
 import torch
@@ -40,9 +50,14 @@ class M(torch.nn.Module):
     )
 
     def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
-        if ctx.facts.is_value_dependent(node.test):
+        if ctx.facts.is_value_dependent_certain(node.test):
             ctx.report(node.test, self.message.format(kw="if"))
 
+    def visit_CompIf(self, node: cst.CompIf, ctx) -> None:  # noqa: ANN001
+        # `[b for b in boxes if b.sum() > 0]`: a filter is an `if` per element
+        if ctx.facts.is_value_dependent_certain(node.test):
+            ctx.report(node.test, self.message.format(kw="if (comprehension filter)"))
+
     def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
-        if ctx.facts.is_value_dependent(node.test):
+        if ctx.facts.is_value_dependent_certain(node.test):
             ctx.report(node.test, self.message.format(kw="while"))

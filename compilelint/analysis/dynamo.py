@@ -1,0 +1,668 @@
+"""Dynamo facts shared by the graph-break (GB) rules.
+
+Two kinds of facts live here:
+
+* `ModuleFacts`: what a file sets up at module level that changes Dynamo's verdicts
+  (`torch._dynamo.config.capture_scalar_outputs`, `capture_dynamic_output_shape_ops`,
+  `reorderable_logging_functions`), which of its functions are `@torch.compiler.disable`d, and which
+  module-level names are `logging.Logger`s.
+* `BREAKS`: one detector per graph-break construct, each `(node, ctx) -> gb_id | None`, checked on
+  torch 2.13 (see each GB rule's examples). A GB rule calls its own detector; GB410 (graph break in
+  a loop) calls all of them, so the two never disagree about what breaks.
+
+No rule logic or messages here; only "does this node break the graph, and with which Dynamo id".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+import libcst as cst
+
+from compilelint.analysis.names import qualify
+from compilelint.analysis.tensors import Kind
+
+if TYPE_CHECKING:
+    from compilelint.analyzer import RuleContext
+
+_CONFIG = "torch._dynamo.config."
+_DISABLE = {"torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo"}
+
+
+@dataclass
+class ModuleFacts:
+    capture_scalar_outputs: bool = False
+    capture_dynamic_output_shape_ops: bool = False
+    # Qualified names added to torch._dynamo.config.reorderable_logging_functions ("print", "warnings.warn").
+    reorderable: set[str] = field(default_factory=set)
+    # Module-level functions and "Class.method"s decorated with @torch.compiler.disable.
+    disabled: set[str] = field(default_factory=set)
+    # Module-level names bound to logging.getLogger(...).
+    loggers: set[str] = field(default_factory=set)
+
+    @classmethod
+    def from_module(cls, module: cst.Module, aliases: dict[str, str]) -> "ModuleFacts":
+        facts = cls()
+        facts._scan(module.body, aliases, None)
+        return facts
+
+    def _scan(self, body, aliases: dict[str, str], class_name: str | None) -> None:  # noqa: ANN001
+        for stmt in body:
+            if isinstance(stmt, cst.SimpleStatementLine) and class_name is None:
+                for small in stmt.body:
+                    self._small(small, aliases)
+            elif isinstance(stmt, cst.FunctionDef):
+                decorators = {qualify(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator,
+                                      aliases) for d in stmt.decorators}
+                if decorators & _DISABLE:
+                    self.disabled.add(f"{class_name}.{stmt.name.value}" if class_name else stmt.name.value)
+            elif isinstance(stmt, cst.ClassDef) and class_name is None:
+                self._scan(stmt.body.body, aliases, stmt.name.value)
+            elif isinstance(stmt, (cst.If, cst.Try)) and class_name is None:
+                self._scan(stmt.body.body, aliases, None)
+                orelse = getattr(stmt, "orelse", None)
+                if isinstance(orelse, cst.Else):
+                    self._scan(orelse.body.body, aliases, None)
+
+    def _small(self, small: cst.BaseSmallStatement, aliases: dict[str, str]) -> None:
+        if isinstance(small, cst.Assign):
+            for target in small.targets:
+                name = qualify(target.target, aliases) or ""
+                truthy = _truthy(small.value)
+                if name == _CONFIG + "capture_scalar_outputs" and truthy is not None:
+                    self.capture_scalar_outputs = truthy
+                elif name == _CONFIG + "capture_dynamic_output_shape_ops" and truthy is not None:
+                    self.capture_dynamic_output_shape_ops = truthy
+                elif name == _CONFIG + "reorderable_logging_functions":
+                    self.reorderable |= _names_in(small.value, aliases)
+                elif isinstance(target.target, cst.Name) and isinstance(small.value, cst.Call):
+                    if qualify(small.value.func, aliases) == "logging.getLogger":
+                        self.loggers.add(target.target.value)
+        elif isinstance(small, cst.AugAssign):
+            if qualify(small.target, aliases) == _CONFIG + "reorderable_logging_functions":
+                self.reorderable |= _names_in(small.value, aliases)
+        elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            func = small.value.func
+            if isinstance(func, cst.Attribute) and func.attr.value in ("add", "update"):
+                if qualify(func.value, aliases) == _CONFIG + "reorderable_logging_functions":
+                    for arg in small.value.args:
+                        self.reorderable |= _names_in(arg.value, aliases)
+
+    def reorderable_call(self, qualified: str | None) -> bool:
+        return qualified is not None and qualified in self.reorderable
+
+
+def _truthy(value: cst.BaseExpression) -> bool | None:
+    if isinstance(value, cst.Name) and value.value in ("True", "False"):
+        return value.value == "True"
+    return None
+
+
+def _names_in(value: cst.BaseExpression, aliases: dict[str, str]) -> set[str]:
+    if isinstance(value, (cst.Set, cst.List, cst.Tuple)):
+        return {q for q in (qualify(e.value, aliases) for e in value.elements) if q}
+    q = qualify(value, aliases)
+    return {q} if q else set()
+
+
+# -- helpers on calls ---------------------------------------------------------------------------------
+
+def call_name(call: cst.Call, ctx: "RuleContext") -> str:
+    """The qualified name of a call's callee, computed once per call node (every GB detector asks)."""
+    cache = ctx.__dict__.get("_gb_call_names")
+    if cache is None or cache[0] is not ctx.facts:
+        cache = ctx.__dict__["_gb_call_names"] = (ctx.facts, {})
+    names = cache[1]
+    key = id(call)
+    name = names.get(key)
+    if name is None:
+        name = names[key] = ctx.qualify(call.func) or ""
+    return name
+
+
+def _method(call: cst.Call) -> str | None:
+    return call.func.attr.value if isinstance(call.func, cst.Attribute) else None
+
+
+def _tensor_method(call: cst.Call, ctx: "RuleContext", names: set[str] | tuple[str, ...]) -> bool:
+    return (isinstance(call.func, cst.Attribute) and call.func.attr.value in names
+            and ctx.facts.is_tensor(call.func.value))
+
+
+def _arg(call: cst.Call, index: int, keyword: str | None = None) -> cst.BaseExpression | None:
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    if keyword is not None:
+        for a in call.args:
+            if a.keyword is not None and a.keyword.value == keyword:
+                return a.value
+    return positional[index].value if index < len(positional) else None
+
+
+def _tensorish(expr: cst.BaseExpression | None, ctx: "RuleContext") -> bool:
+    """A tensor, a list/tuple of tensors, or a module (what deepcopy/sorted would walk into)."""
+    if expr is None:
+        return False
+    return ctx.facts.kind(expr) in (Kind.TENSOR, Kind.TENSORS)
+
+
+def is_bool_mask(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    return ctx.facts.is_bool_mask(expr)
+
+
+def _is_store(node: cst.CSTNode, ctx: "RuleContext") -> bool:
+    """`node` is (part of) an assignment target: `x[mask] = 0` does not break."""
+    parent = ctx.parent
+    if isinstance(parent, cst.Assign):
+        return any(t.target is node for t in parent.targets)
+    if isinstance(parent, cst.AssignTarget):
+        return parent.target is node
+    if isinstance(parent, (cst.AugAssign, cst.AnnAssign)):
+        return parent.target is node
+    return False
+
+
+def _is_param(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    fn = ctx.function
+    if fn is None or not isinstance(expr, cst.Name):
+        return False
+    params = fn.params
+    return any(p.name.value == expr.value for p in [*params.posonly_params, *params.params, *params.kwonly_params])
+
+
+def _in_forward(ctx: "RuleContext") -> bool:
+    """Parameters of `forward` are tensors unless annotated otherwise; elsewhere an unannotated parameter
+    is as likely a string or an exception type (`str(err_type)`)."""
+    return ctx.function is not None and ctx.function.name.value == "forward"
+
+
+# -- detectors -----------------------------------------------------------------------------------------
+# Each returns Dynamo's gb id (torch 2.13) when `node` breaks the graph, else None.
+
+def item(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if isinstance(node, cst.Call) and not node.args and _tensor_method(node, ctx, ("item",)):
+        return None if ctx.module_facts.capture_scalar_outputs else "GB0124"
+    return None
+
+
+def tolist(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if isinstance(node, cst.Call) and not node.args and _tensor_method(node, ctx, ("tolist",)):
+        return "GB0109"  # GB0033 for integer tensors; capture_scalar_outputs does not help float ones
+    return None
+
+
+def scalar_conversion(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """int(t) / float(t) / bool(t) of a tensor."""
+    if (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("int", "float", "bool")
+            and len(node.args) == 1 and ctx.facts.is_tensor(node.args[0].value)):
+        if node.func.value == "bool":
+            return "GB0124"
+        return None if ctx.module_facts.capture_scalar_outputs else "GB0124"
+    return None
+
+
+def _condition_breaks(test: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    if isinstance(test, cst.BooleanOperation):
+        return _condition_breaks(test.left, ctx) or _condition_breaks(test.right, ctx)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _condition_breaks(test.expression, ctx)
+    if _is_param(test, ctx):
+        return False  # `if flag:` on an unannotated parameter: almost always a Python flag
+    if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value in ("any", "all") \
+            and len(test.args) == 1:
+        arg = test.args[0].value
+        if ctx.facts.is_tensor(arg):
+            return True
+        if isinstance(arg, (cst.GeneratorExp, cst.ListComp)) and isinstance(arg.elt, cst.Comparison) \
+                and ctx.facts.kind(arg.elt) is Kind.TENSOR:
+            return True  # all(iou(a, b) < t for b in kept): each element is bool(tensor)
+    return ctx.facts.kind(test) is Kind.TENSOR
+
+
+def branch(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """`if`/`while`/`x if c else y`/`and`/`or`/`not` on a tensor (its data)."""
+    test = None
+    if isinstance(node, (cst.If, cst.While, cst.IfExp)):
+        test = node.test
+    if test is not None and _condition_breaks(test, ctx):
+        return "GB0170"
+    return None
+
+
+def builtin_any_all(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """any(t)/all(t) of a tensor outside a condition (inside one, `branch` reports it)."""
+    if (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("any", "all")
+            and len(node.args) == 1 and ctx.facts.is_tensor(node.args[0].value)):
+        return "GB0170"
+    return None
+
+
+# Verified on 2.13 (fresh process, default config): each of these breaks with GB0036.
+_DYNAMIC_FUNCS = {"torch.nonzero", "torch.unique", "torch.unique_consecutive", "torch.masked_select",
+                  "torch.argwhere", "torch.bincount"}
+_DYNAMIC_METHODS = ("nonzero", "unique", "unique_consecutive", "masked_select", "argwhere", "bincount")
+
+
+def _is_array_comparison(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Comparison):
+        return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr)):
+        return _is_array_comparison(expr.left) or _is_array_comparison(expr.right)
+    return False
+
+
+def dynamic_shape(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if ctx.module_facts.capture_dynamic_output_shape_ops:
+        return None
+    if isinstance(node, cst.Call):
+        name = call_name(node, ctx)
+        if name in _DYNAMIC_FUNCS and node.args:
+            return "GB0036"
+        if name == "torch.where" and len(node.args) == 1 and node.args[0].keyword is None:
+            return "GB0036"  # one-argument torch.where(cond) is nonzero(as_tuple=True)
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in _DYNAMIC_METHODS:
+            receiver = node.func.value
+            kind = ctx.facts.kind(receiver)
+            if kind is Kind.TENSOR:
+                return "GB0036"
+            if kind is Kind.UNKNOWN and _is_array_comparison(receiver):
+                return "GB0036"  # `(iou > self.thr).nonzero()`: a comparison with a .nonzero() is an array
+        # repeat_interleave with a tensor of repeats and no output_size
+        if name == "torch.repeat_interleave" or _tensor_method(node, ctx, ("repeat_interleave",)):
+            if any(a.keyword is not None and a.keyword.value == "output_size" for a in node.args):
+                return None
+            repeats = _arg(node, 1 if name == "torch.repeat_interleave" else 0, "repeats")
+            if name == "torch.repeat_interleave" and len([a for a in node.args if a.keyword is None]) == 1:
+                repeats = _arg(node, 0)  # torch.repeat_interleave(repeats)
+            if repeats is not None and ctx.facts.is_tensor(repeats):
+                return "GB0036"
+        return None
+    if isinstance(node, cst.Subscript) and not _is_store(node, ctx) and ctx.facts.is_tensor(node.value):
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            if is_bool_mask(node.slice[0].slice.value, ctx):
+                return "GB0036"
+    return None
+
+
+def _builtin_call(node: cst.CSTNode, ctx: "RuleContext", names: set[str]) -> str | None:
+    if isinstance(node, cst.Call):
+        q = call_name(node, ctx) or None
+        if q in names and not (isinstance(node.func, cst.Name) and node.func.value in ctx.facts.env):
+            return q
+    return None
+
+
+def print_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    q = _builtin_call(node, ctx, {"print"})
+    if q and not ctx.module_facts.reorderable_call("print"):
+        return "GB0059"
+    return None
+
+
+def debugger(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    q = _builtin_call(node, ctx, {"breakpoint", "pdb.set_trace", "ipdb.set_trace", "pdb.post_mortem"})
+    if q == "breakpoint":
+        return "GB0059"
+    return "GB0007" if q else None
+
+
+_LOGGER_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"}
+
+
+def logger_method(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """`logger.info(...)` on a logging.Logger (reorderable_logging_functions does not cover these in 2.13)."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in _LOGGER_METHODS):
+        return None
+    owner = node.func.value
+    if isinstance(owner, cst.Name) and owner.value in ctx.module_facts.loggers and owner.value not in ctx.facts.env:
+        return "GB0291"
+    if isinstance(owner, cst.Call) and ctx.qualify(owner.func) == "logging.getLogger":
+        return "GB0291"
+    return None
+
+
+def logging_function(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """`logging.info(...)`, the module-level functions of `logging`."""
+    q = _builtin_call(node, ctx, {f"logging.{m}" for m in _LOGGER_METHODS})
+    if q and not ctx.module_facts.reorderable_call(q):
+        return "GB4841"
+    return None
+
+
+def warnings_warn(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    q = _builtin_call(node, ctx, {"warnings.warn", "warnings.warn_explicit"})
+    if q and not ctx.module_facts.reorderable_call(q):
+        return "GB0007"
+    return None
+
+
+_TIME = {f"time.{n}" for n in ("time", "perf_counter", "monotonic", "process_time", "time_ns", "perf_counter_ns",
+                               "monotonic_ns", "process_time_ns", "sleep", "thread_time")}
+
+
+def time_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0007" if _builtin_call(node, ctx, _TIME) else None
+
+
+_DATETIME = {"datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today", "datetime.date.today"}
+
+
+def datetime_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0156" if _builtin_call(node, ctx, _DATETIME) else None
+
+
+# random.randint / randrange / uniform are traced by Dynamo in 2.13; these are not.
+_RANDOM = {f"random.{n}" for n in ("random", "choice", "choices", "gauss", "sample", "shuffle", "seed", "getrandbits",
+                                   "normalvariate", "betavariate", "triangular", "expovariate", "lognormvariate",
+                                   "vonmisesvariate", "gammavariate", "paretovariate", "weibullvariate", "randbytes")}
+
+
+def random_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0007" if _builtin_call(node, ctx, _RANDOM) else None
+
+
+def numpy_random(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if isinstance(node, cst.Call):
+        q = call_name(node, ctx)
+        if q.startswith("numpy.random.") and q.rsplit(".", 1)[-1][:1].islower():
+            return "GB0033"
+    return None
+
+
+_C_BUILTINS = {"zlib.crc32", "zlib.adler32", "zlib.compress", "zlib.decompress", "pickle.dumps", "pickle.loads",
+               "pickle.dump", "pickle.load", "os.getpid", "os.urandom", "os.getcwd", "socket.gethostname",
+               "binascii.crc32", "marshal.dumps", "marshal.loads"}
+
+
+def c_builtin(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if isinstance(node, cst.Call):
+        q = call_name(node, ctx)
+        if q in _C_BUILTINS or q.startswith("hashlib."):
+            return "GB0007"
+    return None
+
+
+_JSON = {"json.dumps", "json.loads", "json.dump", "json.load"}
+
+
+def json_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0156" if _builtin_call(node, ctx, _JSON) else None
+
+
+def open_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0059" if _builtin_call(node, ctx, {"open", "io.open"}) else None
+
+
+_FS = {"os.path.exists", "os.path.isfile", "os.path.isdir", "os.path.getsize", "os.path.getmtime", "os.listdir",
+       "os.makedirs", "os.mkdir", "os.remove", "os.stat", "os.scandir", "os.rename", "os.unlink", "os.walk"}
+
+
+def filesystem(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0007" if _builtin_call(node, ctx, _FS) else None
+
+
+def deepcopy(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if _builtin_call(node, ctx, {"copy.deepcopy"}):
+        arg = _arg(node, 0)
+        if arg is not None and (ctx.facts.kind(arg) in (Kind.TENSOR, Kind.TENSORS, Kind.MODULE, Kind.MODULES)
+                                or (isinstance(arg, cst.Name) and arg.value == "self")):
+            return "GB4198"
+    return None
+
+
+def shallow_copy(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if _builtin_call(node, ctx, {"copy.copy"}):
+        arg = _arg(node, 0)
+        if arg is not None and ctx.facts.is_tensor(arg):
+            return "GB0208"
+    return None
+
+
+def sorted_tensors(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if _builtin_call(node, ctx, {"sorted"}):
+        arg = _arg(node, 0)
+        if arg is not None and ctx.facts.kind(arg) is Kind.TENSORS:
+            return "GB0207"
+        if arg is not None and ctx.facts.kind(arg) is Kind.TENSOR:
+            return "GB0059"
+    return None
+
+
+def range_tensor(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if _builtin_call(node, ctx, {"range"}):
+        if any(a.keyword is None and ctx.facts.is_tensor(a.value) for a in node.args):
+            return "GB0059"
+    return None
+
+
+def tensor_str(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    q = _builtin_call(node, ctx, {"str", "repr"})
+    if q and len(node.args) == 1 and not (_is_param(node.args[0].value, ctx) and not _in_forward(ctx)):
+        kind = ctx.facts.kind(node.args[0].value)
+        if kind is Kind.TENSOR:
+            return "GB0059" if q == "str" else "GB0569"
+        if kind is Kind.SHAPE and q == "str":
+            return "GB0059"  # str(x.shape) breaks too on 2.13; f"{x.shape}" does not
+    return None
+
+
+_THIRD_PARTY = ("scipy.", "cv2.", "PIL.", "pandas.", "sklearn.", "skimage.")
+
+
+def third_party(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if isinstance(node, cst.Call):
+        q = call_name(node, ctx)
+        if q.startswith(_THIRD_PARTY):
+            return "GB0156" if q.startswith("scipy.") else "GB0007"
+    return None
+
+
+def disabled_callee(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if not isinstance(node, cst.Call):
+        return None
+    disabled = ctx.module_facts.disabled
+    func = node.func
+    if isinstance(func, cst.Name) and func.value in disabled and func.value not in ctx.facts.env:
+        return "GB0098"
+    if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
+            and ctx.class_name and f"{ctx.class_name}.{func.attr.value}" in disabled):
+        return "GB0098"
+    return None
+
+
+def explicit_break(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0025" if _builtin_call(node, ctx, {"torch._dynamo.graph_break"}) else None
+
+
+def backward(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if isinstance(node, cst.Call) and _tensor_method(node, ctx, ("backward",)):
+        return "GB0123"
+    if _builtin_call(node, ctx, {"torch.autograd.backward"}):
+        return "GB0123"
+    return None
+
+
+def autograd_grad(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB9186" if _builtin_call(node, ctx, {"torch.autograd.grad"}) else None
+
+
+def data_dependent_op(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """torch.equal/allclose (Python bool out of tensor data) and math.* of a tensor."""
+    if not isinstance(node, cst.Call):
+        return None
+    q = call_name(node, ctx)
+    if q in ("torch.equal", "torch.allclose") or _tensor_method(node, ctx, ("equal", "allclose")):
+        return "GB0033"
+    if q.startswith("math.") and any(ctx.facts.is_tensor(a.value) for a in node.args):
+        return "GB0033"
+    return None
+
+
+_TORCH_IO = {"torch.save", "torch.load", "torch.manual_seed", "torch.seed", "torch.set_rng_state",
+             "torch.get_rng_state", "torch.random.manual_seed"}
+
+
+def torch_side_effect(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0007" if _builtin_call(node, ctx, _TORCH_IO) else None
+
+
+_STD_STREAMS = {"sys.stdout.write", "sys.stderr.write", "sys.stdout.flush", "sys.stderr.flush"}
+
+
+def std_stream(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    return "GB0156" if _builtin_call(node, ctx, _STD_STREAMS) else None
+
+
+_RNN = {"torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN", "torch.nn.modules.rnn.LSTM", "torch.nn.modules.rnn.GRU",
+        "torch.nn.modules.rnn.RNN"}
+
+
+def rnn_module(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """Calling an nn.LSTM / nn.GRU / nn.RNN submodule (built in __init__)."""
+    if not isinstance(node, cst.Call):
+        return None
+    func = node.func
+    if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
+            and ctx.class_facts is not None):
+        if getattr(ctx.class_facts, "attr_calls", {}).get(func.attr.value) in _RNN:
+            return "GB0014"
+    return None
+
+
+def network_io(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """requests.* / urllib.request.urlopen / socket connections (2.13: each made Dynamo skip the frame)."""
+    if not isinstance(node, cst.Call):
+        return None
+    q = call_name(node, ctx)
+    if q.startswith("requests.") and q.rsplit(".", 1)[-1] in ("get", "post", "put", "delete", "head", "patch",
+                                                               "request", "Session"):
+        return "GB0156"
+    if q in ("urllib.request.urlopen", "urllib.request.urlretrieve"):
+        return "GB0059"
+    if q in ("socket.create_connection", "socket.socket", "socket.getaddrinfo", "socket.gethostbyname"):
+        return "GB0007"
+    if q.startswith("http.client."):
+        return "GB0156"
+    return None
+
+
+def requires_grad(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """`t.requires_grad_()` / `requires_grad_(True)` in compiled code (False is traced)."""
+    if not (isinstance(node, cst.Call) and _tensor_method(node, ctx, ("requires_grad_",))):
+        return None
+    arg = _arg(node, 0, "requires_grad")
+    if isinstance(arg, cst.Name) and arg.value == "False":
+        return None
+    receiver = node.func.value
+    if isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and receiver.value.value == "self":
+        return None  # a parameter/buffer of the module: not verified
+    return "GB0125" if _is_param(receiver, ctx) else "GB8985"
+
+
+BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
+    "item": item, "tolist": tolist, "scalar_conversion": scalar_conversion, "branch": branch,
+    "dynamic_shape": dynamic_shape, "print": print_call, "debugger": debugger, "logger": logger_method,
+    "logging": logging_function, "warnings": warnings_warn, "time": time_call, "datetime": datetime_call,
+    "random": random_call, "numpy_random": numpy_random, "c_builtin": c_builtin, "json": json_call,
+    "open": open_call, "filesystem": filesystem, "deepcopy": deepcopy, "shallow_copy": shallow_copy,
+    "sorted": sorted_tensors, "range": range_tensor, "tensor_str": tensor_str, "third_party": third_party,
+    "disabled": disabled_callee, "graph_break": explicit_break, "backward": backward,
+    "autograd_grad": autograd_grad, "data_dependent_op": data_dependent_op, "torch_side_effect": torch_side_effect,
+    "std_stream": std_stream, "rnn": rnn_module, "network": network_io,
+    "requires_grad": requires_grad,
+}
+
+
+def first_break(node: cst.CSTNode, ctx: "RuleContext") -> tuple[str, str] | None:
+    """(construct, gb_id) of the first detector that says `node` breaks the graph."""
+    for name, detect in BREAKS.items():
+        gb = detect(node, ctx)
+        if gb:
+            return name, gb
+    return None
+
+
+def break_severity(ctx: "RuleContext", node: cst.CSTNode, default: str = "warning") -> str:
+    """Escalation: a break inside a loop makes Dynamo skip the whole frame (error); a break in the last
+    statement before a plain `return` costs one extra graph at most (note); anything else: `default`."""
+    if ctx.loop_depth > 0:
+        return "error"
+    if _in_rare_branch(ctx, node):
+        return "note"
+    fn = ctx.function
+    if fn is None or not isinstance(fn.body, cst.IndentedBlock):
+        return default
+    body = list(fn.body.body)
+    top = next((a for a in ctx.ancestors if any(a is s for s in body)), None)
+    if top is None:
+        return default
+    rest = body[body.index(top) + 1:]
+    if rest and all(_plain_return(s) for s in rest):
+        return "note"
+    return default
+
+
+_IS_COMPILING = {"torch.compiler.is_compiling", "torch._dynamo.is_compiling", "torch.compiler.is_dynamo_compiling",
+                 "torch._utils.is_compiling", "torch._dynamo.external_utils.is_compiling"}
+
+
+def _is_compiling_test(test: cst.BaseExpression, ctx: "RuleContext") -> bool | None:
+    """True for `is_compiling()`, False for `not is_compiling()`, None for anything else."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = _is_compiling_test(test.expression, ctx)
+        return None if inner is None else not inner
+    if isinstance(test, cst.Call) and not test.args and (ctx.qualify(test.func) or "") in _IS_COMPILING:
+        return True
+    return None
+
+
+def dead_under_dynamo(ctx: "RuleContext", node: cst.CSTNode) -> bool:
+    """In a branch Dynamo never traces: `if not torch.compiler.is_compiling(): ...` (or the else of
+    `if torch.compiler.is_compiling():`): is_compiling() is a constant True while Dynamo traces."""
+    ancestors = ctx.ancestors
+    for i, anc in enumerate(ancestors):
+        if not isinstance(anc, (cst.If, cst.IfExp)):
+            continue
+        nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
+        if nxt is anc.test:
+            continue
+        compiling = _is_compiling_test(anc.test, ctx)
+        if compiling is None:
+            continue
+        in_body = nxt is anc.body or (isinstance(anc.body, cst.IndentedBlock) and any(nxt is s for s in anc.body.body))
+        if compiling is False and in_body:
+            return True
+        if compiling is True and not in_body:
+            return True
+    return False
+
+
+def _in_rare_branch(ctx: "RuleContext", node: cst.CSTNode) -> bool:
+    """Inside the body of an `if` that only some inputs take: a condition on shapes (Dynamo traces the
+    branch only for inputs that take it), on tensor data (itself a break), or an error path (`raise`)."""
+    ancestors = ctx.ancestors
+    for i, anc in enumerate(ancestors):
+        if not isinstance(anc, cst.If):
+            continue
+        nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
+        if nxt is anc.test:
+            continue  # the condition itself, not the branch
+        if ctx.facts.kind(anc.test) in (Kind.SIZE, Kind.SHAPE, Kind.TENSOR, Kind.VALUE):
+            return True
+        if first_break(anc.test, ctx) is not None:
+            return True  # `if os.path.exists(p):` - the condition itself breaks; the body runs only sometimes
+        body = anc.body.body if isinstance(anc.body, cst.IndentedBlock) else ()
+        last = body[-1] if body else None
+        if isinstance(last, cst.SimpleStatementLine) and any(isinstance(s, cst.Raise) for s in last.body):
+            return True
+    return False
+
+
+def _plain_return(stmt: cst.CSTNode) -> bool:
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Return)):
+        return False
+    value = stmt.body[0].value
+    if value is None or isinstance(value, cst.Name):
+        return True
+    return isinstance(value, cst.Tuple) and all(isinstance(e.value, cst.Name) for e in value.elements)

@@ -1,0 +1,284 @@
+"""What `torch.jit.script` accepts, as facts shared by the TorchScript (TS1xx) rules.
+
+Every table here was checked on torch 2.13 (CPU) and is checked again by
+tests/test_torchscript_tables.py, which scripts one small module per entry: a table entry that
+real torch does not bear out fails that test. `torch.cuda` entries were also checked on a CUDA
+build (2.11+cu130, benchmarks/ts_cuda_lookups.py): lookups that script there are left out.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.names import qualify
+
+# `math` functions TorchScript has no builtin for (torch.jit._builtins has no entry): scripting raises
+# "Python builtin <built-in function X> is currently not supported in Torchscript".
+MATH_UNSUPPORTED = frozenset({"cbrt", "comb", "dist", "exp2", "fsum", "hypot", "isclose", "isqrt", "lcm", "log2",
+                              "nextafter", "perm", "prod", "trunc", "ulp"})
+
+# Python builtins TorchScript rejects, with the fix each message names.
+BUILTIN_UNSUPPORTED: dict[str, str] = {
+    "vars": "read the attributes you need by name",
+    "dir": "read the attributes you need by name",
+    "setattr": "assign the attribute directly (`self.name = value`)",
+    "delattr": "keep the attribute and reset its value instead",
+    "id": "compare with `is`, or key on something TorchScript can type",
+    "open": "do file I/O outside the compiled code",
+    "iter": "loop with `for` over the container",
+    "next": "index the container (`xs[0]`) or loop with `for`",
+    "callable": "decide outside the compiled code, or use `torch.jit.is_scripting()`",
+    "repr": "use `str(...)`",
+    "ascii": "use `str(...)`",
+    "format": "use `str(...)` or an f-string without a format spec",
+    "issubclass": "use `isinstance` on the value",
+    "globals": "pass the values in as arguments",
+    "locals": "use the local names directly",
+    "eval": "write the expression out",
+    "exec": "write the statements out",
+    "input": "take the value as an argument",
+    "breakpoint": "debug the eager module instead",
+    "map": "use a list comprehension",
+    "filter": "use a loop (comprehension `if` clauses do not script either)",
+    "reversed": "index backwards with `range(len(xs) - 1, -1, -1)`",
+    "bytes": "use a str or a tensor of uint8",
+    "memoryview": "use a tensor",
+    "object": "use `None` or a typed value as the sentinel",
+}
+
+# Second arguments of isinstance() that TorchScript cannot resolve as a type ("Unknown type name").
+ISINSTANCE_UNSUPPORTED = frozenset({
+    "dict", "set", "frozenset", "bytes", "type", "object",
+    "typing.Callable", "typing.Mapping", "typing.Sequence", "typing.Iterable", "typing.MutableMapping",
+    "collections.abc.Callable", "collections.abc.Mapping", "collections.abc.Sequence", "collections.abc.Iterable",
+    "collections.abc.MutableMapping",
+    "torch.Size",
+})
+# Not listed: `torch.nn.Module`/`ModuleList`/`Sequential`. They fail in a fresh process ("Unknown type name
+# 'torch.nn.ModuleList'") but script once a module holding one has been scripted: not a stable claim.
+# Bare generics without element types: "Attempted to use List without a contained type".
+ISINSTANCE_BARE_GENERICS = frozenset({"typing.List", "typing.Dict", "typing.Tuple"})
+
+# Context managers `torch.jit.script` accepts in a `with` statement; any other fails.
+SUPPORTED_CONTEXT_MANAGERS = frozenset({
+    "torch.no_grad", "torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "torch.cpu.amp.autocast",
+    "torch.autograd.profiler.record_function", "torch.profiler.record_function",
+})
+
+# torch.cuda lookups that fail to script on a CPU build AND on a CUDA build.
+CUDA_UNSUPPORTED = frozenset({
+    "is_available", "is_initialized", "empty_cache", "memory_allocated", "max_memory_allocated",
+    "get_device_name", "get_device_capability", "is_bf16_supported", "current_stream",
+})
+
+
+def module_constants(module: cst.Module, aliases: dict[str, str]) -> dict[str, str]:
+    """Module-level names bound once to a plain value: name -> what it holds ("int", "tuple", ...).
+
+    TorchScript cannot read such globals from compiled code ("python value of type 'int' cannot be
+    used as a value"; `None` globals are "undefined value"). Functions, classes, imported modules and
+    anything else that is not clearly a value are left out, and so is a name bound more than once.
+    """
+    seen: dict[str, int] = {}
+    values: dict[str, str] = {}
+
+    def note(name: str, what: str | None) -> None:
+        seen[name] = seen.get(name, 0) + 1
+        if what is not None:
+            values[name] = what
+
+    for stmt in module.body:
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            note(stmt.name.value, None)
+            continue
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.Assign):
+                what = constant_type(small.value, aliases)
+                for target in small.targets:
+                    if isinstance(target.target, cst.Name):
+                        note(target.target.value, what)
+            elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
+                note(small.target.value, constant_type(small.value, aliases))
+            elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
+                note(small.target.value, None)
+            elif isinstance(small, (cst.Import, cst.ImportFrom)):
+                names = small.names if not isinstance(small.names, cst.ImportStar) else ()
+                for alias in names:
+                    local = alias.asname.name if alias.asname is not None else alias.name
+                    while isinstance(local, cst.Attribute):
+                        local = local.value
+                    if isinstance(local, cst.Name):
+                        note(local.value, None)
+    return {name: what for name, what in values.items() if seen.get(name) == 1}
+
+
+_DTYPE_NAMES = {"float32", "float", "float16", "half", "bfloat16", "float64", "double", "int64", "long", "int32",
+                "int", "int16", "int8", "uint8", "bool", "complex64", "complex128"}
+
+
+def constant_type(value: cst.BaseExpression, aliases: dict[str, str]) -> str | None:
+    """The type of a plain constant value expression, or None if it is not clearly one."""
+    if isinstance(value, cst.Integer):
+        return "int"
+    if isinstance(value, cst.Float):
+        return "float"
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        return constant_type(value.expression, aliases) if isinstance(value.expression, (cst.Integer, cst.Float)) else None
+    if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)):
+        return "str"
+    if isinstance(value, cst.Name) and value.value in ("True", "False"):
+        return "bool"
+    if isinstance(value, cst.Name) and value.value == "None":
+        return "None"
+    if isinstance(value, (cst.Tuple, cst.List)):
+        if value.elements and all(not isinstance(e, cst.StarredElement) and constant_type(e.value, aliases)
+                                  for e in value.elements):
+            return "tuple" if isinstance(value, cst.Tuple) else "list"
+        return None
+    if isinstance(value, cst.Dict):
+        if value.elements and all(isinstance(e, cst.DictElement) and constant_type(e.key, aliases)
+                                  and constant_type(e.value, aliases) for e in value.elements):
+            return "dict"
+        return None
+    if isinstance(value, cst.Attribute):
+        name = qualify(value, aliases) or ""
+        if name.startswith("torch.") and name[len("torch."):] in _DTYPE_NAMES:
+            return "dtype"
+    return None
+
+
+def is_load(node: cst.Name, parent: cst.CSTNode | None) -> bool:
+    """True when `node` reads a variable (not an attribute name, keyword, target or definition)."""
+    if parent is None:
+        return True
+    if isinstance(parent, cst.Attribute):
+        return parent.value is node
+    if isinstance(parent, cst.Arg):
+        return parent.value is node
+    if isinstance(parent, (cst.AssignTarget, cst.Param, cst.FunctionDef, cst.ClassDef, cst.NameItem,
+                           cst.ImportAlias, cst.AsName, cst.Decorator, cst.Global, cst.Nonlocal)):
+        return False
+    if isinstance(parent, cst.Assign):
+        return all(t.target is not node for t in parent.targets)
+    if isinstance(parent, (cst.AnnAssign, cst.AugAssign)):
+        return parent.target is not node
+    if isinstance(parent, (cst.For, cst.CompFor)):
+        return parent.target is not node
+    if isinstance(parent, (cst.Tuple, cst.List, cst.StarredElement, cst.Element)):
+        return True  # the caller checks whether the display is a target
+    if isinstance(parent, cst.NamedExpr):
+        return parent.target is not node
+    if isinstance(parent, cst.ExceptHandler):
+        return parent.type is node
+    return True
+
+
+# -- code TorchScript does not compile: branches guarded by torch.jit.is_scripting() -------------------
+# TorchScript parses a whole function first (syntax it has no node for fails everywhere: `try`, set
+# literals, f-string specs, ...), then emits only the live side of `if torch.jit.is_scripting()`: calls,
+# lookups and types in `if not torch.jit.is_scripting():` (or after `if torch.jit.is_scripting(): return`)
+# are never compiled. Verified on torch 2.13 (`x.data_ptr()`, numpy, `del self.k`, `print(sep=)`, ...).
+
+def _is_scripting_call(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Call) and not expr.args:
+        func = expr.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "is_scripting":
+            return True
+        if isinstance(func, cst.Name) and func.value == "is_scripting":
+            return True
+    return False
+
+
+def _scripting_test(test: cst.BaseExpression) -> bool | None:
+    """True for `torch.jit.is_scripting()`, False for `not torch.jit.is_scripting()`, else None."""
+    if _is_scripting_call(test):
+        return True
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and _is_scripting_call(test.expression):
+        return False
+    return None
+
+
+def _returns(block: cst.BaseSuite) -> bool:
+    body = block.body if isinstance(block, cst.IndentedBlock) else [block]
+    last = body[-1] if body else None
+    if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
+    return False
+
+
+def iter_statements(block: cst.BaseSuite):
+    """Every statement in a block, nested compound bodies included (not nested functions/classes'
+    bodies); statements only, never expressions, so it is cheap."""
+    stack = [block]
+    while stack:
+        node = stack.pop()
+        body = node.body if isinstance(node, (cst.IndentedBlock, cst.SimpleStatementSuite)) else None
+        if body is None:
+            continue
+        for stmt in body:
+            yield stmt
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) or not isinstance(stmt, cst.BaseCompoundStatement):
+                continue
+            inner = getattr(stmt, "body", None)
+            if isinstance(inner, cst.BaseSuite):
+                stack.append(inner)
+            for extra in ("orelse", "finalbody"):
+                sub = getattr(stmt, extra, None)
+                while isinstance(sub, cst.If):  # elif chain
+                    yield sub
+                    stack.append(sub.body)
+                    sub = sub.orelse
+                if sub is not None and hasattr(sub, "body"):
+                    stack.append(sub.body)
+            for handler in getattr(stmt, "handlers", ()):
+                stack.append(handler.body)
+            for case in getattr(stmt, "cases", ()):
+                stack.append(case.body)
+
+
+_GUARDED: dict[int, tuple[cst.CSTNode, bool]] = {}
+
+
+def mentions_is_scripting(fn: cst.FunctionDef) -> bool:
+    """Whether some `if` in `fn` tests `torch.jit.is_scripting()` (cached per function node)."""
+    hit = _GUARDED.get(id(fn))
+    if hit is not None and hit[0] is fn:
+        return hit[1]
+    found = any(isinstance(stmt, cst.If) and _scripting_test(stmt.test) is not None for stmt in iter_statements(fn.body))
+    if len(_GUARDED) > 4096:
+        _GUARDED.clear()
+    _GUARDED[id(fn)] = (fn, found)
+    return found
+
+
+def dead_when_scripting(ancestors: list[cst.CSTNode], function: cst.FunctionDef | None) -> bool:
+    """Whether the node under `ancestors` sits where TorchScript does not compile (see above)."""
+    if function is None or not mentions_is_scripting(function):
+        return False
+    for i, anc in enumerate(ancestors[:-1] if len(ancestors) > 1 else ancestors):
+        child = ancestors[i + 1] if i + 1 < len(ancestors) else None
+        if isinstance(anc, cst.If) and child is not None and child is not anc.test:
+            polarity = _scripting_test(anc.test)
+            in_else = child is anc.orelse
+            if polarity is False and not in_else:
+                return True
+            if polarity is True and in_else:
+                return True
+        body = getattr(anc, "body", None)
+        if isinstance(body, cst.IndentedBlock) and child is not None and child in body.body:
+            for stmt in body.body:
+                if stmt is child:
+                    break
+                if isinstance(stmt, cst.If) and _scripting_test(stmt.test) is True and _returns(stmt.body):
+                    return True
+    return False
+
+
+def in_decorator(ancestors: list[cst.CSTNode], function: cst.FunctionDef | None) -> bool:
+    """Whether the last node of `ancestors` (the node itself included) is part of a decorator of `function`
+    (Python evaluates those; the analyzer walks them with the function as context)."""
+    if function is None or len(ancestors) < 2 or ancestors[0] is not function:
+        return False
+    return not isinstance(ancestors[1], (cst.BaseCompoundStatement, cst.SimpleStatementLine))

@@ -1,0 +1,109 @@
+"""annotations rules: one rule per file."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.names import qualify
+from compilelint.analysis.pytypes import is_none
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+
+def optional_annotation(annotation: cst.BaseExpression, aliases: dict[str, str]) -> bool:
+    if isinstance(annotation, cst.Subscript):
+        outer = (qualify(annotation.value, aliases) or "").rsplit(".", 1)[-1]
+        if outer == "Optional":
+            return True
+        if outer == "Union":
+            return any(isinstance(e.slice, cst.Index) and is_none(e.slice.value) for e in annotation.slice)
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        return is_none(annotation.left) or is_none(annotation.right)
+    return False
+
+
+def optional_class_attributes(class_node: cst.ClassDef | None, aliases: dict[str, str]) -> set[str]:
+    if class_node is None:
+        return set()
+    out = set()
+    for stmt in class_node.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and \
+                        optional_annotation(small.annotation.annotation, aliases):
+                    out.add(small.target.value)
+    return out
+
+
+class OptionalAttributeUnrefined(Rule):
+    code = "TA207"
+    name = "optional-attribute-unrefined"
+    family = "annotations"
+    targets = ("torchscript",)
+    severity = "error"
+    message = ("`self.{attr}` is declared Optional, and TorchScript does not refine attributes: `if self.{attr} is "
+               "not None` does not make it a Tensor; copy it to a local first (`{attr} = self.{attr}`, "
+               "then `if {attr} is not None:` and use `{attr}`)")
+    doc = RuleDoc(
+        what=("Flags uses of a class-level `Optional[...]` attribute as a value (arithmetic, method call, indexing) "
+              "in compiled code."),
+        why=("TorchScript narrows `Optional[T]` to `T` only for local variables. After `if self.bias is not None:` "
+             "the attribute is still `Optional[Tensor]`, so `x + self.bias` fails with `Arguments for call are "
+             "not valid` and `self.bias.view(...)` with `'Optional[Tensor]' object has no attribute 'view'`."),
+        example="if self.bias is not None:\n    x = x + self.bias",
+        use_instead="bias = self.bias\nif bias is not None:\n    x = x + bias",
+    )
+    bad = (
+        Example('''
+import torch
+from typing import Optional
+class M(torch.nn.Module):
+    bias: Optional[torch.Tensor]
+    def __init__(self):
+        super().__init__()
+        self.bias = torch.zeros(3)
+    def forward(self, x):
+        if self.bias is not None:
+            x = x + self.bias  # <-
+        return x
+''', inputs="[(torch.randn(2, 3),)]"),
+    )
+    good = (
+        Example('''
+import torch
+import torch.nn.functional as F
+from typing import Optional
+class M(torch.nn.Module):
+    bias: Optional[torch.Tensor]
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.randn(3, 3))
+        self.bias = torch.zeros(3)
+    def forward(self, x):
+        y = F.linear(x, self.weight, self.bias)
+        bias = self.bias
+        if bias is not None:
+            y = y + bias
+        return y
+''', inputs="[(torch.randn(2, 3),)]"),
+    )
+
+    optional: set[str] = set()
+
+    def begin_function(self, ctx) -> None:  # noqa: ANN001
+        self.optional = optional_class_attributes(ctx.class_node, ctx.facts.aliases) if ctx.function else set()
+
+    def visit_Attribute(self, node: cst.Attribute, ctx) -> None:  # noqa: ANN001
+        if ctx.function is None or not self.optional or not (isinstance(node.value, cst.Name) and node.value.value == "self"):
+            return
+        attr = node.attr.value
+        if attr not in self.optional:
+            return
+        parent = ctx.parent
+        as_value = (
+            (isinstance(parent, cst.Attribute) and parent.value is node)
+            or isinstance(parent, cst.BinaryOperation)
+            or (isinstance(parent, cst.Subscript) and parent.value is node)
+            or (isinstance(parent, cst.Call) and parent.func is node)
+            or (isinstance(parent, cst.UnaryOperation) and not isinstance(parent.operator, cst.Not))
+        )
+        if as_value:
+            ctx.report(node, self.message.format(attr=attr))

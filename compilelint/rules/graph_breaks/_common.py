@@ -1,0 +1,66 @@
+"""What every GB rule shares: the detector lookup, escalation and reporting.
+
+A GB rule names one detector of compilelint/analysis/dynamo.py (`detector`) and the node types it
+looks at; the detector decides whether the node breaks the graph and with which Dynamo id. The
+severity escalates with the break's position (compilelint.analysis.dynamo.break_severity): inside a
+loop Dynamo skips the whole frame (error), a break just before a plain `return` costs one extra graph
+at most (note). Not a rule itself (no `code`), so the registry skips it.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import libcst as cst
+
+from compilelint.analysis.dynamo import BREAKS, break_severity, dead_under_dynamo
+from compilelint.rules.base import Rule
+
+LOOP_NOTE = (" Inside a for/while loop this makes Dynamo skip the whole function and run it eagerly "
+             "(GB7000, see GB410).")
+
+
+class BreakRule(Rule):
+    family = "graph-break"
+    targets = ("dynamo",)
+    severity = "warning"
+    detector: ClassVar[str] = ""
+
+    def fix_for(self, node: cst.CSTNode, ctx) -> tuple | None:  # noqa: ANN001
+        """(old node, new node, description) for a mechanical fix, or None."""
+        return None
+
+    def message_for(self, node: cst.CSTNode, ctx, gb_id: str) -> str:  # noqa: ANN001
+        return self.message
+
+    def check(self, node: cst.CSTNode, ctx, report_at: cst.CSTNode | None = None) -> None:  # noqa: ANN001
+        gb_id = BREAKS[self.detector](node, ctx)
+        if not gb_id or dead_under_dynamo(ctx, node):
+            return
+        severity = break_severity(ctx, node, self.severity)
+        message = self.message_for(node, ctx, gb_id)
+        if severity == "error":
+            message = message.rstrip() + ("" if message.rstrip().endswith(".") else ".") + LOOP_NOTE
+        fix = self.fix_for(node, ctx)
+        ctx.report(report_at or node, message, severity=severity, gb_id=gb_id,
+                   fix=fix[:3] if fix else None, unsafe_fix=bool(fix and len(fix) > 3 and fix[3]))
+
+
+class CallBreakRule(BreakRule):
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        self.check(node, ctx)
+
+
+def statement_of(node: cst.CSTNode, ctx) -> cst.Expr | None:  # noqa: ANN001
+    """The `Expr` statement that is exactly this call (`print(x)` on its own line), for removal fixes."""
+    parent = ctx.parent
+    if isinstance(parent, cst.Expr) and parent.value is node:
+        return parent
+    return None
+
+
+def remove_statement_fix(node: cst.CSTNode, ctx, description: str) -> tuple | None:  # noqa: ANN001
+    stmt = statement_of(node, ctx)
+    if stmt is None:
+        return None
+    return (stmt, cst.Pass(), description, True)  # unsafe: it changes what the program does

@@ -1,0 +1,41 @@
+"""GB402 tensor-tolist-graph-break: Flags `.tolist()` on a tensor"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class TensorTolistGraphBreak(CallBreakRule):
+    code = 'GB402'
+    name = 'tensor-tolist-graph-break'
+    detector = 'tolist'
+    gb_id = 'GB0109'
+    severity = "warning"
+    message = ('`Tensor.tolist()` breaks the graph (GB0109 for float tensors, GB0033 for integer ones): it copies tensor data into Python; index or slice the tensor instead and keep the values on device')
+    version_note = ('capture_scalar_outputs=True does not remove the break for float tensors (2.13).')
+    doc = RuleDoc(
+        what='Flags `.tolist()` on a tensor in compiled code.',
+        why='`.tolist()` materialises every element as a Python number: Dynamo cannot keep that in the graph, so it splits the graph, and the resumed code specialises on the values (recompiles when they change).',
+        example='w = weights.tolist()\nreturn x * w[0]',
+        use_instead='return x * weights[0]',
+    )
+    bad = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        vals = x.sum(0).tolist()  # <-
+        return x * vals[0]
+'''),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        vals = x.sum(0)
+        return x * vals[0]
+'''),
+    )

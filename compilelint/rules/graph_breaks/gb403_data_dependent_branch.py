@@ -1,0 +1,68 @@
+"""GB403 data-dependent-branch: Flags `if`, `while` and conditional expressions whose condition reads tensor data (`if x.sum() > 0`, `while err > tol`, `if (x > 0).any()`, `if any(t)`)"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import BreakRule
+
+
+class DataDependentBranch(BreakRule):
+    code = 'GB403'
+    name = 'data-dependent-branch'
+    detector = 'branch'
+    gb_id = 'GB0170'
+    severity = "warning"
+    message = ('Python control flow on a tensor value (`if`/`while`/`and`/`or`/`not`/`any()` on tensor data) breaks the graph (GB0170): compute both sides and select with `torch.where(cond, a, b)`, or use `torch.cond`')
+    doc = RuleDoc(
+        what='Flags `if`, `while` and conditional expressions whose condition reads tensor data (`if x.sum() > 0`, `while err > tol`, `if (x > 0).any()`, `if any(t)`).',
+        why='Dynamo traces one path; a condition on tensor data is only known when the kernels have run, so Dynamo splits the graph at the branch (GB0170) and runs the condition in Python. Conditions on shapes (`x.dim() == 4`, `x.shape[0] > 1`), on `self.training` or on config flags do not break and are not flagged.',
+        example='if x.sum() > 0:\n    return x * 2\nreturn x',
+        use_instead='return torch.where(x.sum() > 0, x * 2, x)',
+    )
+    bad = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:  # <-
+            return x * 2
+        return x
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        y = x * 2 if (x > 0).any() else x  # <-
+        return y + 1
+'''),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return torch.where(x.sum() > 0, x * 2, x)
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = 2.0
+
+    def forward(self, x):
+        if self.training and x.dim() == 2 and x.shape[0] > 1:
+            x = x * self.scale
+        return x
+'''),
+    )
+
+    def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
+        self.check(node, ctx, report_at=node.test)
+
+    def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
+        self.check(node, ctx, report_at=node.test)
+
+    def visit_IfExp(self, node: cst.IfExp, ctx) -> None:  # noqa: ANN001
+        self.check(node, ctx, report_at=node.test)

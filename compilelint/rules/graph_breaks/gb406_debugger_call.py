@@ -1,0 +1,46 @@
+"""GB406 debugger-graph-break: Flags `breakpoint()`, `pdb.set_trace()` and `ipdb.set_trace()`"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule, remove_statement_fix
+
+
+class DebuggerGraphBreak(CallBreakRule):
+    code = 'GB406'
+    name = 'debugger-graph-break'
+    detector = 'debugger'
+    gb_id = 'GB0059'
+    severity = "warning"
+    message = ('A debugger call (`breakpoint()`, `pdb.set_trace()`) breaks the graph (GB0059/GB0007): remove it, or debug the eager model (torch.compiler.disable / TORCH_COMPILE_DISABLE=1)')
+    version_note = ('pdb.set_trace() was seen breaking with GB0007 on 2.13 by a manual probe; the harness example uses breakpoint() (with PYTHONBREAKPOINT=0) since pdb would wait for input.')
+    has_fix = True
+    doc = RuleDoc(
+        what='Flags `breakpoint()`, `pdb.set_trace()` and `ipdb.set_trace()` in compiled code.',
+        why='Dynamo cannot trace into the debugger, so it breaks the graph there; a forgotten breakpoint also stops a training job.',
+        example='breakpoint()\nreturn self.head(x)',
+        use_instead='return self.head(x)',
+    )
+    bad = (
+        Example('''import torch
+import os
+os.environ["PYTHONBREAKPOINT"] = "0"  # the example must not stop the test run
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        breakpoint()  # <-
+        return x + 1
+'''),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x + 1
+'''),
+    )
+
+    def fix_for(self, node, ctx):  # noqa: ANN001
+        return remove_statement_fix(node, ctx, 'Remove the debugger call')

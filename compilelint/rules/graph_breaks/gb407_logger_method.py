@@ -1,0 +1,44 @@
+"""GB407 logger-method-graph-break: Flags `logger.info(...)`/`debug`/`warning`/... on a module-level `logging.getLogger(...)` logger"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class LoggerMethodGraphBreak(CallBreakRule):
+    code = 'GB407'
+    name = 'logger-method-graph-break'
+    detector = 'logger'
+    gb_id = 'GB0291'
+    severity = "warning"
+    message = ('A `logging.Logger` method call breaks the graph (GB0291): log outside the compiled function, or guard it with `if not torch.compiler.is_compiling():`')
+    version_note = ('Adding the bound method (or logging.Logger.info) to reorderable_logging_functions does NOT remove this break on 2.13 (verified).')
+    doc = RuleDoc(
+        what='Flags `logger.info(...)`/`debug`/`warning`/... on a module-level `logging.getLogger(...)` logger in compiled code.',
+        why='Dynamo does not trace `logging.Logger` methods outside export (GB0291): each call splits the graph, even when the log level would drop the message.',
+        example="logger.debug('shape %s', x.shape)\nreturn self.proj(x)",
+        use_instead="if not torch.compiler.is_compiling():\n    logger.debug('shape %s', x.shape)\nreturn self.proj(x)",
+    )
+    bad = (
+        Example('''import torch
+import logging
+log = logging.getLogger(__name__)
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        log.info("forward %s", 1)  # <-
+        return x + 1
+'''),
+    )
+    good = (
+        Example('''import torch
+import logging
+log = logging.getLogger(__name__)
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x + 1
+'''),
+    )

@@ -1,0 +1,42 @@
+"""GB408 warnings-warn-graph-break: Flags `warnings.warn(...)`"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class WarningsWarnGraphBreak(CallBreakRule):
+    code = 'GB408'
+    name = 'warnings-warn-graph-break'
+    detector = 'warnings'
+    gb_id = 'GB0007'
+    severity = "warning"
+    message = ('`warnings.warn()` breaks the graph (GB0007: Dynamo skips the call): warn once outside the compiled function, or add warnings.warn to torch._dynamo.config.reorderable_logging_functions')
+    version_note = ('Silent in a file that adds warnings.warn to reorderable_logging_functions (verified 2.13).')
+    doc = RuleDoc(
+        what='Flags `warnings.warn(...)` in compiled code.',
+        why='Dynamo treats `warnings.warn` as a function it must not trace (GB0007) and splits the graph around it, on every call, even when the filter hides the warning.',
+        example="warnings.warn('deprecated arg')\nreturn self.proj(x)",
+        use_instead='# warn in __init__ or at the call site, outside the compiled code\nreturn self.proj(x)',
+    )
+    bad = (
+        Example('''import torch
+import warnings
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        warnings.warn("slow path")  # <-
+        return x + 1
+'''),
+    )
+    good = (
+        Example('''import torch
+import warnings
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x + 1
+'''),
+    )

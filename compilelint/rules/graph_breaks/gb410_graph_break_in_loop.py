@@ -1,0 +1,123 @@
+"""GB410 graph-break-in-loop: a graph break inside a for/while loop makes Dynamo skip the whole frame."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.dynamo import dead_under_dynamo, first_break
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+_FIXES = {
+    "item": "keep the value as a tensor", "tolist": "index the tensor instead",
+    "scalar_conversion": "keep the value as a tensor", "branch": "use torch.where / torch.cond",
+    "dynamic_shape": "use masked arithmetic (torch.where) or output_size=", "print": "remove the print",
+    "debugger": "remove the debugger call", "logger": "log outside the compiled code",
+    "logging": "log outside the compiled code", "warnings": "warn outside the compiled code",
+    "time": "time from outside", "datetime": "take timestamps outside", "random": "use torch's RNG",
+    "numpy_random": "use torch's RNG", "c_builtin": "compute it once outside", "json": "serialise outside",
+    "open": "do file I/O outside", "filesystem": "check files in __init__", "deepcopy": "use .clone()",
+    "shallow_copy": "use .clone()", "sorted": "use torch.sort/argsort", "range": "loop over a Python int",
+    "tensor_str": "format shapes, not values", "third_party": "use the torch equivalent",
+    "disabled": "call it outside the loop", "graph_break": "remove graph_break()",
+    "backward": "call backward outside", "autograd_grad": "use torch.func.grad",
+    "data_dependent_op": "keep the result on device", "torch_side_effect": "do it outside the compiled code",
+    "std_stream": "write outside the compiled code",
+}
+
+
+class GraphBreakInLoop(Rule):
+    code = "GB410"
+    name = "graph-break-in-loop"
+    family = "graph-break"
+    targets = ("dynamo",)
+    severity = "error"
+    gb_id = "GB7000"
+    message = ("A graph break inside a for/while loop makes Dynamo skip the WHOLE function and run it eagerly "
+               "(GB7000 \"graph break in loop\"): move the breaking call out of the loop or remove the break")
+    doc = RuleDoc(
+        what=("Flags any construct the other GB rules detect (print, .item(), a data-dependent `if`, a dynamic-shape "
+              "op, ...) when it sits inside a `for` or `while` loop of a compiled function."),
+        why=("Dynamo cannot resume a graph in the middle of a loop. When it meets a graph break inside a loop it gives "
+             "up on the whole frame (GB7000): nothing of the function is compiled, not even the code before the loop. "
+             "One debug `print` in a per-layer loop turns a compiled model back into eager. Comprehensions are not "
+             "affected (Dynamo inlines them), and a break in a `while` condition only splits the graph."),
+        example="for layer in self.layers:\n    x = layer(x)\n    print(x.shape)\nreturn x",
+        use_instead="for layer in self.layers:\n    x = layer(x)\nreturn x",
+    )
+    bad = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = torch.nn.ModuleList([torch.nn.Linear(3, 3) for _ in range(2)])
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+            print("layer out", x.shape)  # <-
+        return x
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        total = x.new_zeros(())
+        for i in range(3):
+            if x[i].sum() > 0:  # <-
+                total = total + x[i].sum()
+        return x * total
+'''),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = torch.nn.ModuleList([torch.nn.Linear(3, 3) for _ in range(2)])
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        total = x.new_zeros(())
+        for i in range(2):
+            s = x[i].sum()
+            total = total + torch.where(s > 0, s, torch.zeros_like(s))
+        return x * total
+'''),
+    )
+
+    def _check(self, node: cst.CSTNode, ctx, report_at: cst.CSTNode | None = None) -> None:  # noqa: ANN001
+        if ctx.loop_depth <= 0:
+            return
+        found = first_break(node, ctx)
+        if found is None or dead_under_dynamo(ctx, node):
+            return
+        construct, gb = found
+        where = f"`{ctx.context}`" if ctx.context else "the function"
+        code = ctx.code_for(report_at or node).strip().splitlines()[0][:60]
+        message = (f"`{code}` breaks the graph ({gb}) inside a for/while loop: Dynamo cannot resume in a loop, so it "
+                   f"skips the whole function {where} and runs it eagerly (GB7000). Move it out of the loop, or "
+                   f"{_FIXES.get(construct, 'remove the break')}.")
+        ctx.report(report_at or node, message)
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        self._check(node, ctx)
+
+    def visit_Subscript(self, node: cst.Subscript, ctx) -> None:  # noqa: ANN001
+        self._check(node, ctx)
+
+    def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
+        self._check(node, ctx, node.test)
+
+    def visit_IfExp(self, node: cst.IfExp, ctx) -> None:  # noqa: ANN001
+        self._check(node, ctx, node.test)
+
+    def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
+        self._check(node, ctx, node.test)

@@ -1,0 +1,43 @@
+"""GB411 random-module-graph-break: Flags `random.random()`, `choice`, `shuffle`, `gauss`, `sample`, `seed`"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class RandomModuleGraphBreak(CallBreakRule):
+    code = 'GB411'
+    name = 'random-module-graph-break'
+    detector = 'random'
+    gb_id = 'GB0007'
+    severity = "warning"
+    message = ('This `random` module function breaks the graph (GB0007): draw random numbers with torch (`torch.rand`, `torch.randint`, `torch.randperm`) so they stay in the graph')
+    version_note = ('random.randint, random.randrange and random.uniform are traced on 2.13 (not flagged).')
+    doc = RuleDoc(
+        what='Flags `random.random()`, `choice`, `shuffle`, `gauss`, `sample`, `seed`... in compiled code.',
+        why="Dynamo skips these functions of Python's `random` module (GB0007) and splits the graph; the value is also baked into the resumed code.",
+        example='if random.random() < self.p:\n    x = x.flip(-1)',
+        use_instead='flip = torch.rand((), device=x.device) < self.p\nx = torch.where(flip, x.flip(-1), x)',
+    )
+    bad = (
+        Example('''import torch
+import random
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        p = random.random()  # <-
+        return x * p
+'''),
+    )
+    good = (
+        Example('''import torch
+import random
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        p = torch.rand(())
+        return x * p
+'''),
+    )

@@ -1,0 +1,41 @@
+"""GB413 json-graph-break: Flags `json.dumps`, `json.loads`, `json.dump`, `json.load`"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class JsonGraphBreak(CallBreakRule):
+    code = 'GB413'
+    name = 'json-graph-break'
+    detector = 'json'
+    gb_id = 'GB0156'
+    severity = "warning"
+    message = ('`json.dumps`/`json.loads` breaks the graph (GB0156): serialise outside the compiled function')
+    doc = RuleDoc(
+        what='Flags `json.dumps`, `json.loads`, `json.dump`, `json.load` in compiled code.',
+        why='Dynamo cannot trace the C JSON encoder/decoder (GB0156, unsupported method call) and splits the graph.',
+        example="meta = json.dumps({'shape': list(x.shape)})\nreturn self.proj(x)",
+        use_instead='return self.proj(x)  # log metadata from the training loop',
+    )
+    bad = (
+        Example('''import torch
+import json
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        s = json.dumps({"n": 1})  # <-
+        return x + len(s)
+'''),
+    )
+    good = (
+        Example('''import torch
+import json
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x + 1
+'''),
+    )

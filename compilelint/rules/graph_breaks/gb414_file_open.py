@@ -1,0 +1,43 @@
+"""GB414 file-open-graph-break: Flags `open(...)`"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class FileOpenGraphBreak(CallBreakRule):
+    code = 'GB414'
+    name = 'file-open-graph-break'
+    detector = 'open'
+    gb_id = 'GB0059'
+    severity = "warning"
+    message = ('File I/O (`open()`) breaks the graph (GB0059, and GB0156 on each read/write): read and write files outside the compiled function')
+    doc = RuleDoc(
+        what='Flags `open(...)` in compiled code.',
+        why="Dynamo cannot trace the builtin `open` (GB0059) nor the file's methods (GB0156); a `with open(...)` block makes Dynamo skip the frame.",
+        example="with open('stats.txt', 'a') as f:\n    f.write(str(x.mean()))",
+        use_instead='# return the statistic and write it from the training loop\nreturn y, x.mean()',
+    )
+    bad = (
+        Example('''import torch
+import os
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        f = open(os.devnull, "w")  # <-
+        f.write("x")
+        f.close()
+        return x + 1
+'''),
+    )
+    good = (
+        Example('''import torch
+import os
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x + 1
+'''),
+    )

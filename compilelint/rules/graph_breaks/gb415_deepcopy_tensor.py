@@ -1,0 +1,49 @@
+"""GB415 deepcopy-tensor-graph-break: Flags `copy.deepcopy(...)` of a tensor, a list of tensors, a module or `self`"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class DeepcopyTensorGraphBreak(CallBreakRule):
+    code = 'GB415'
+    name = 'deepcopy-tensor-graph-break'
+    detector = 'deepcopy'
+    gb_id = 'GB4198'
+    severity = "warning"
+    message = ('`copy.deepcopy` of a tensor or module breaks the graph (GB4198): use `x.clone()` (tensors), or copy modules outside the compiled code')
+    has_fix = True
+    doc = RuleDoc(
+        what='Flags `copy.deepcopy(...)` of a tensor, a list of tensors, a module or `self` in compiled code.',
+        why='Dynamo refuses to deepcopy tensors (GB4198) and splits the graph. `x.clone()` is traced.',
+        example='y = copy.deepcopy(x)',
+        use_instead='y = x.clone()',
+    )
+    bad = (
+        Example('''import torch
+import copy
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        y = copy.deepcopy(x)  # <-
+        return y * 2
+'''),
+    )
+    good = (
+        Example('''import torch
+import copy
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        y = x.clone()
+        return y * 2
+'''),
+    )
+
+    def fix_for(self, node, ctx):  # noqa: ANN001
+        arg = node.args[0].value
+        if not ctx.facts.is_tensor(arg):
+            return None
+        return (node, cst.Call(func=cst.Attribute(value=arg, attr=cst.Name("clone"))), "Use `.clone()`")

@@ -1,0 +1,44 @@
+"""GB418 third-party-library-graph-break: Flags calls to scipy, cv2, PIL, pandas, sklearn and skimage"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class ThirdPartyLibraryGraphBreak(CallBreakRule):
+    code = 'GB418'
+    name = 'third-party-library-graph-break'
+    detector = 'third_party'
+    gb_id = 'GB0156'
+    severity = "warning"
+    precision = 'medium'
+    message = ('A call into a non-torch numeric library (scipy, cv2, PIL, pandas, sklearn, skimage) breaks the graph (GB0156/GB0007): use the torch equivalent (torch.special, torch.fft, torchvision.transforms.v2), or do it outside the compiled code')
+    version_note = ('Verified with scipy (GB0156) on 2.13; cv2, PIL, pandas, sklearn and skimage were not installed on the verification machine (their C functions are outside what Dynamo traces).')
+    doc = RuleDoc(
+        what='Flags calls to scipy, cv2, PIL, pandas, sklearn and skimage in compiled code.',
+        why='Dynamo only traces torch, Python and (through torch) numpy; these libraries run C code it cannot see, so it splits the graph at each call.',
+        example='w = scipy.special.expit(self.temperature)\nreturn x * w',
+        use_instead='w = torch.special.expit(self.temperature)\nreturn x * w',
+    )
+    bad = (
+        Example('''import torch
+import scipy.special
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        w = scipy.special.expit(0.5)  # <-
+        return x * w
+'''),
+    )
+    good = (
+        Example('''import torch
+import scipy.special
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        w = torch.special.expit(torch.tensor(0.5))
+        return x * w
+'''),
+    )

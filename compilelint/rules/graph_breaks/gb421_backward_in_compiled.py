@@ -1,0 +1,49 @@
+"""GB421 backward-in-compiled-code: Flags `tensor.backward()` and `torch.autograd.backward(...)`"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class BackwardInCompiledGraphBreak(CallBreakRule):
+    code = 'GB421'
+    name = 'backward-in-compiled-code'
+    detector = 'backward'
+    gb_id = 'GB0123'
+    severity = "warning"
+    message = ('`.backward()` inside compiled code breaks the graph (GB0123): return the loss and call `loss.backward()` outside the compiled function (compiled autograd handles the backward graph)')
+    doc = RuleDoc(
+        what='Flags `tensor.backward()` and `torch.autograd.backward(...)` in compiled code (forward, compiled train steps).',
+        why='Dynamo does not trace `Tensor.backward()` (GB0123): it splits the graph and runs the backward eagerly.',
+        example='loss = self.crit(self.net(x), y)\nloss.backward()\nreturn loss',
+        use_instead='return self.crit(self.net(x), y)  # and loss.backward() in the loop',
+    )
+    bad = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.ones(3))
+
+    def forward(self, x):
+        loss = (x * self.w).sum()
+        loss.backward()  # <-
+        return loss.detach()
+'''),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.ones(3))
+
+    def forward(self, x):
+        loss = (x * self.w).sum()
+        return loss
+'''),
+    )

@@ -1,0 +1,47 @@
+"""GB422 tensor-scalar-conversion: Flags `int(t)`, `float(t)` and `bool(t)` where `t` is a tensor,"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class TensorScalarConversion(CallBreakRule):
+    code = 'GB422'
+    name = 'tensor-scalar-conversion'
+    detector = 'scalar_conversion'
+    gb_id = 'GB0124'
+    severity = "warning"
+    message = ('`int()`/`float()`/`bool()` of a tensor reads its value into Python and breaks the graph (GB0124): keep the value as a tensor, or set torch._dynamo.config.capture_scalar_outputs = True (int/float)')
+    version_note = ('int()/float() do not break with capture_scalar_outputs=True (2.13): silent in a file that sets it.')
+    doc = RuleDoc(
+        what='Flags `int(t)`, `float(t)` and `bool(t)` where `t` is a tensor, in compiled code.',
+        why='These call `Tensor.item()` under the hood: the same graph break as `.item()` (GB0124), and the resumed code specialises on the number.',
+        example='scale = float(x.abs().max())\nreturn x / scale',
+        use_instead='return x / x.abs().max()',
+    )
+    bad = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        n = float(x.abs().max())  # <-
+        return x / n
+'''),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x / x.abs().max()
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        n = float(x.shape[-1])
+        return x / n
+'''),
+    )

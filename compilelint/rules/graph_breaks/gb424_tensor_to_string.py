@@ -1,0 +1,48 @@
+"""GB424 tensor-to-string-graph-break: Flags `str(t)` and `repr(t)` of a tensor, and `str(t.shape)`,"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class TensorToString(CallBreakRule):
+    code = 'GB424'
+    name = 'tensor-to-string-graph-break'
+    detector = 'tensor_str'
+    gb_id = 'GB0059'
+    severity = "warning"
+    message = ('`str()`/`repr()` of a tensor (or `str()` of its shape) breaks the graph (GB0059/GB0569): Dynamo cannot trace the conversion; format dtypes or log shapes outside the compiled code')
+    version_note = ('On 2.13 `str(x.shape)` breaks (GB0059); `str(x.dtype)` does not. f-strings are not flagged: f"{x.shape}" alone is traced, but used with dynamic shapes it can skip the frame (GB0088).')
+    doc = RuleDoc(
+        what='Flags `str(t)` and `repr(t)` of a tensor, and `str(t.shape)`, in compiled code.',
+        why='Dynamo cannot trace the builtin conversions of tensors and sizes to text and breaks the graph there.',
+        example="msg = 'got ' + str(x.shape)",
+        use_instead='# log x.shape from the caller, outside the compiled code',
+    )
+    bad = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        s = str(x)  # <-
+        return x + len(s)
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        s = str(x.shape)  # <-
+        return x + len(s)
+'''),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        s = str(x.dtype)
+        return x + len(s)
+'''),
+    )

@@ -1,0 +1,41 @@
+"""GB425 std-stream-write-graph-break: Flags writes and flushes on `sys.stdout`/`sys.stderr`"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class StdStreamWrite(CallBreakRule):
+    code = 'GB425'
+    name = 'std-stream-write-graph-break'
+    detector = 'std_stream'
+    gb_id = 'GB0156'
+    severity = "warning"
+    message = ('`sys.stdout.write`/`sys.stderr.write` breaks the graph (GB0156): write progress from outside the compiled function')
+    doc = RuleDoc(
+        what='Flags writes and flushes on `sys.stdout`/`sys.stderr` in compiled code.',
+        why="Dynamo cannot trace methods of the interpreter's stream objects (GB0156) and splits the graph.",
+        example="sys.stdout.write('.')\nreturn self.body(x)",
+        use_instead='return self.body(x)',
+    )
+    bad = (
+        Example('''import torch
+import sys
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        sys.stdout.write("step\\n")  # <-
+        return x + 1
+'''),
+    )
+    good = (
+        Example('''import torch
+import sys
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x + 1
+'''),
+    )

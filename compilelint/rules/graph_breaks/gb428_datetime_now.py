@@ -1,0 +1,41 @@
+"""GB428 datetime-now-graph-break: Flags `datetime.datetime.now()`, `utcnow()`, `today()` and `datetime.date.today()`"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class DatetimeNowGraphBreak(CallBreakRule):
+    code = 'GB428'
+    name = 'datetime-now-graph-break'
+    detector = 'datetime'
+    gb_id = 'GB0156'
+    severity = "warning"
+    message = ('`datetime.now()`/`utcnow()`/`today()` breaks the graph (GB0156): take timestamps outside the compiled function')
+    doc = RuleDoc(
+        what='Flags `datetime.datetime.now()`, `utcnow()`, `today()` and `datetime.date.today()` in compiled code.',
+        why='Dynamo cannot trace the C datetime constructors (GB0156) and splits the graph.',
+        example='self.last = datetime.datetime.now()',
+        use_instead='# record timestamps in the training loop',
+    )
+    bad = (
+        Example('''import torch
+import datetime
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        stamp = datetime.datetime.now()  # <-
+        return x + 1
+'''),
+    )
+    good = (
+        Example('''import torch
+import datetime
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x + 1
+'''),
+    )

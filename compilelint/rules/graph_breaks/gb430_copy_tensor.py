@@ -1,0 +1,42 @@
+"""GB430 copy-tensor-graph-break: Flags `copy.copy(t)` of a tensor"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class CopyTensorGraphBreak(CallBreakRule):
+    code = 'GB430'
+    name = 'copy-tensor-graph-break'
+    detector = 'shallow_copy'
+    gb_id = 'GB0208'
+    severity = "warning"
+    message = ('`copy.copy` of a tensor breaks the graph (GB0208): use `x.clone()` (a copy) or plain assignment (an alias)')
+    doc = RuleDoc(
+        what='Flags `copy.copy(t)` of a tensor in compiled code.',
+        why='Dynamo cannot trace the copy protocol of tensors (GB0208) and splits the graph.',
+        example='y = copy.copy(x)',
+        use_instead='y = x.clone()',
+    )
+    bad = (
+        Example('''import torch
+import copy
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        y = copy.copy(x)  # <-
+        return x * y
+'''),
+    )
+    good = (
+        Example('''import torch
+import copy
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        y = x.clone()
+        return x * y
+'''),
+    )

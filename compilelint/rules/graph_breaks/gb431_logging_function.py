@@ -1,0 +1,42 @@
+"""GB431 logging-function-graph-break: Flags `logging.debug/info/warning/error/...` (the module-level functions)"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class LoggingFunctionGraphBreak(CallBreakRule):
+    code = 'GB431'
+    name = 'logging-function-graph-break'
+    detector = 'logging'
+    gb_id = 'GB4841'
+    severity = "warning"
+    message = ('A `logging` module function (`logging.info`, `logging.warning`...) breaks the graph (GB4841): log outside the compiled code, or add the function to torch._dynamo.config.reorderable_logging_functions')
+    version_note = ('Silent in a file that adds the function (e.g. logging.info) to reorderable_logging_functions; that removes the break on 2.13 (verified).')
+    doc = RuleDoc(
+        what='Flags `logging.debug/info/warning/error/...` (the module-level functions) in compiled code.',
+        why='Dynamo cannot trace into the root logger (GB4841) and splits the graph at each call.',
+        example="logging.warning('falling back to slow path')",
+        use_instead='# warn once in __init__',
+    )
+    bad = (
+        Example('''import torch
+import logging
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        logging.warning("slow path")  # <-
+        return x + 1
+'''),
+    )
+    good = (
+        Example('''import torch
+import logging
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x + 1
+'''),
+    )

@@ -1,0 +1,41 @@
+"""GB432 filesystem-graph-break: Flags os.path.exists/isfile/isdir/getsize, os.listdir, os.makedirs, os.stat, os.remove"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class FilesystemGraphBreak(CallBreakRule):
+    code = 'GB432'
+    name = 'filesystem-graph-break'
+    detector = 'filesystem'
+    gb_id = 'GB0007'
+    severity = "warning"
+    message = ('A filesystem call (`os.path.exists`, `os.listdir`, `os.makedirs`...) breaks the graph (GB0007): check files once in __init__ or outside the compiled function')
+    doc = RuleDoc(
+        what='Flags os.path.exists/isfile/isdir/getsize, os.listdir, os.makedirs, os.stat, os.remove... in compiled code.',
+        why='These reach C functions (os.stat) that Dynamo skips (GB0007), splitting the graph at each call.',
+        example='if os.path.exists(self.cache):\n    ...',
+        use_instead='self.has_cache = os.path.exists(cache)  # in __init__',
+    )
+    bad = (
+        Example('''import torch
+import os
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        there = os.path.exists("/nonexistent/ckpt.pt")  # <-
+        return x + 1
+'''),
+    )
+    good = (
+        Example('''import torch
+import os
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x + 1
+'''),
+    )

@@ -1,0 +1,41 @@
+"""GB435 requires-grad-in-compiled-code: Flags `t.requires_grad_()` / `t.requires_grad_(True)`"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class RequiresGradInCompiled(CallBreakRule):
+    code = 'GB435'
+    name = 'requires-grad-in-compiled-code'
+    detector = 'requires_grad'
+    gb_id = 'GB8985'
+    severity = "warning"
+    message = ('`.requires_grad_()` inside compiled code breaks the graph (GB8985 on an intermediate, GB0125 on an input): set requires_grad on inputs before calling the compiled function, or compute the gradient-requiring part outside it')
+    version_note = ('`requires_grad_(False)` is traced (not flagged). Verified on 2.13: intermediates GB8985, function inputs GB0125.')
+    doc = RuleDoc(
+        what='Flags `t.requires_grad_()` / `t.requires_grad_(True)` in compiled code (not on `self.` parameters).',
+        why='Dynamo cannot turn a tensor created inside the graph into an autograd leaf that escapes it (GB8985), nor flip requires_grad on a graph input (GB0125); it breaks the graph at the call.',
+        example='mix = (eps * real + (1 - eps) * fake).requires_grad_(True)',
+        use_instead='mix = eps * real + (1 - eps) * fake  # create the leaf outside the compiled function',
+    )
+    bad = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        y = (x * 2).requires_grad_()  # <-
+        return y * 3
+'''),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        y = (x * 2).detach().requires_grad_(False)
+        return y * 3
+'''),
+    )

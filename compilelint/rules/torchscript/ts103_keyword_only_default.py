@@ -1,0 +1,55 @@
+"""TS103: keyword-only parameters with defaults."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+
+class KeywordOnlyDefault(Rule):
+    code = "TS103"
+    name = "keyword-only-default-in-torchscript"
+    family = "torchscript"
+    targets = ("torchscript",)
+    severity = "error"
+    has_fix = True
+    message = ("TorchScript cannot compile keyword-only parameters with defaults (after a bare `*`); "
+               "drop the `*` so the parameter is an ordinary one")
+    doc = RuleDoc(
+        what="Flags keyword-only parameters that have a default value, in code `torch.jit.script` compiles.",
+        why="Scripting fails with `Compiled functions can't take variable number of arguments or use "
+            "keyword-only arguments with defaults`. Keyword-only parameters without a default script.",
+        example="def forward(self, x, *, scale: float = 2.0):",
+        use_instead="def forward(self, x, scale: float = 2.0):",
+    )
+    bad = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x, *, scale: float = 2.0):  # <-
+        return x * scale
+'''),
+    )
+    good = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x, scale: float = 2.0):
+        return x * scale
+''', check="script-call"),
+    )
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:  # noqa: ANN001
+        if node is not ctx.function:
+            return
+        params = node.params
+        defaulted = [p for p in params.kwonly_params if p.default is not None]
+        if not defaulted:
+            return
+        fix = None
+        if isinstance(params.star_arg, cst.ParamStar) and params.star_kwarg is None:
+            fixed = params.with_changes(params=[*params.params, *params.kwonly_params], kwonly_params=[],
+                                        star_arg=cst.MaybeSentinel.DEFAULT)
+            fix = (params, fixed, "remove the bare `*` so the keyword-only parameters become ordinary ones")
+        for i, p in enumerate(defaulted):
+            ctx.report(p, fix=fix if i == 0 else None)

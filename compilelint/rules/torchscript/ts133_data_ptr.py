@@ -1,0 +1,49 @@
+"""TS133: `Tensor.data_ptr()`."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.tensors import Kind
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
+
+
+class DataPtr(SemanticScriptRule):
+    code = "TS133"
+    name = "data-ptr-in-torchscript"
+    family = "torchscript"
+    targets = ("torchscript", "export")
+    severity = "error"
+    message = ("`Tensor.data_ptr()` does not exist in TorchScript and torch.export cannot read it (fake "
+               "tensors have no storage); compare tensors with `is`, or key caches on shapes")
+    doc = RuleDoc(
+        what="Flags `.data_ptr()` on tensors in code `torch.jit.script` compiles.",
+        why="Scripting fails with `'Tensor' object has no attribute or method 'data_ptr'`; "
+            "`torch.export.export(strict=False)` fails with `Cannot access data pointer of Tensor`.",
+        example="if x.data_ptr() == self.cached_ptr:",
+        use_instead="# cache outside the compiled module, or on shape: if x.shape == self.cached_shape:",
+    )
+    bad = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        key = x.data_ptr()  # <-
+        return x * 2
+'''),
+    )
+    good = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        key = x.shape
+        return x * 2
+''', check="script-call"),
+    )
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        func = node.func
+        if (ctx.function is not None and isinstance(func, cst.Attribute) and func.attr.value == "data_ptr"
+                and not node.args and ctx.facts.kind(func.value) in (Kind.TENSOR, Kind.UNKNOWN)):
+            ctx.report(node)

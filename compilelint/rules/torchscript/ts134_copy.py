@@ -1,0 +1,66 @@
+"""TS134: `copy.deepcopy` / `copy.copy`."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
+
+
+class CopyModule(SemanticScriptRule):
+    code = "TS134"
+    name = "copy-module-in-torchscript"
+    family = "torchscript"
+    targets = ("torchscript",)
+    severity = "error"
+    has_fix = True
+    message = "TorchScript cannot call `{name}`; use `.clone()` for tensors (`[t.clone() for t in xs]` for lists)"
+    doc = RuleDoc(
+        what="Flags `copy.deepcopy(...)` and `copy.copy(...)` in code `torch.jit.script` compiles.",
+        why="Scripting fails inside the copy module (`prim::id(AnyClassType? x) -> int`, `attribute lookup is "
+            "not defined on python value of type 'dict'`). On a tensor, torch.export fails too.",
+        example="state = copy.deepcopy(x)",
+        use_instead="state = x.clone()",
+    )
+    bad = (
+        Example('''
+import copy
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        y = copy.deepcopy(x)  # <-
+        return y * 2
+'''),
+        Example('''
+from copy import copy
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        y = copy(x)  # <-
+        return y * 2
+'''),
+    )
+    good = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        y = x.clone()
+        return y * 2
+''', check="script-call"),
+    )
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        if ctx.function is None:
+            return
+        name = ctx.qualify(node.func)
+        if name not in ("copy.deepcopy", "copy.copy"):
+            return
+        if isinstance(node.func, cst.Name) and node.func.value in ctx.facts.env:
+            return
+        fix = None
+        if len(node.args) == 1 and not node.args[0].star and ctx.facts.is_tensor(node.args[0].value) \
+                and isinstance(node.args[0].value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)):
+            arg = node.args[0].value
+            fix = (node, cst.Call(func=cst.Attribute(value=arg, attr=cst.Name("clone"))), "use `.clone()`")
+        ctx.report(node, self.message.format(name=name), fix=fix)

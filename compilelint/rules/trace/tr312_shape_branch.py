@@ -1,0 +1,107 @@
+"""TR312: Python control flow on a tensor size: the trace keeps the example's branch."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+
+class ShapeBranch(Rule):
+    code = "TR312"
+    name = "trace-frozen-shape-branch"
+    family = "trace"
+    targets = ("trace",)
+    severity = "warning"
+    message = ("`{kw}` on a tensor size: torch.jit.trace keeps only the branch taken for the example's shape, so "
+               "inputs of another size silently take the same branch; make both shapes take one code path, "
+               "pass check_inputs with other shapes to torch.jit.trace, or script this part / use torch.export")
+    doc = RuleDoc(
+        what=("Flags `if`/`while`/conditional expressions that test a tensor's size (`x.shape[0] > 1`, "
+              "`len(t) == 0`). Rank checks (`x.dim() == 4`, `x.ndim`, `len(x.shape)`) are static configuration, and an `if` "
+              "whose body only raises is input validation: neither is flagged."),
+        why=("Comparing a traced size gives a Python bool (TracerWarning) and only one branch is recorded. "
+             "The traced model works for the example's shape and silently does the wrong thing for others."),
+        example="if x.size(0) == 1:\n    x = x.expand(2, -1)",
+        use_instead="x = x.expand(max_batch, -1)  # or one path for every size",
+    )
+    bad = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        if x.shape[0] > 2:  # <-
+            x = x - x.mean(0, keepdim=True)
+        return x
+''', inputs="[(torch.randn(3, 4),), (torch.randn(2, 4),)]"),
+    )
+    good = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.center = True
+    def forward(self, x):
+        if x.dim() == 2 and self.center:
+            x = x - x.mean(0, keepdim=True)
+        return x
+''', inputs="[(torch.randn(3, 4),), (torch.randn(2, 4),)]"),
+    )
+
+    def _check(self, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
+        facts = ctx.facts
+        if facts.is_value_dependent(test) or facts.reads_dynamic_size(test):
+            return  # TR301 / TR304
+        if "isinstance(" in ctx.code_for(test):
+            return  # `isinstance(x, tuple) and len(x) == 2`: a type dispatch, the operand is no tensor
+        parts = [test]
+        while parts:
+            part = parts.pop()
+            if isinstance(part, cst.BooleanOperation):
+                parts += [part.left, part.right]
+                continue
+            if isinstance(part, cst.UnaryOperation) and isinstance(part.operator, cst.Not):
+                parts.append(part.expression)
+                continue
+            if facts.is_shape_dependent(part) and facts.reads_tensor_size(part):
+                ctx.report(test, self.message.format(kw=kw))
+                return
+
+    @classmethod
+    def _only_raises(cls, node: cst.CSTNode) -> bool:
+        """`if x.size(0) != y.size(0): raise ValueError(...)` (elif/else and nested ifs that only raise or
+        warn too): input validation, not a second code path for valid inputs."""
+        if isinstance(node, cst.If):
+            return cls._only_raises(node.body) and (node.orelse is None or cls._only_raises(node.orelse))
+        if isinstance(node, cst.Else):
+            return cls._only_raises(node.body)
+        body = node.body if isinstance(node, cst.IndentedBlock) else ()
+        if not body:
+            return False
+        for stmt in body:
+            if isinstance(stmt, cst.If):
+                if not cls._only_raises(stmt):
+                    return False
+            elif isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Raise):
+                        continue
+                    if (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+                            and isinstance(small.value.func, cst.Attribute)
+                            and small.value.func.attr.value in ("warn", "warning", "error", "info", "debug")):
+                        continue
+                    return False
+            else:
+                return False
+        return True
+
+    def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
+        if self._only_raises(node):
+            return
+        self._check(node.test, ctx, "if")
+
+    def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
+        self._check(node.test, ctx, "while")
+
+    def visit_IfExp(self, node: cst.IfExp, ctx) -> None:  # noqa: ANN001
+        self._check(node.test, ctx, "conditional expression")

@@ -1,0 +1,52 @@
+"""TR313: Python `random` / `time` / `numpy.random` values inside traced code."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+_PREFIXES = ("random.", "time.", "numpy.random.", "datetime.", "secrets.")
+
+
+class PythonRandomTime(Rule):
+    code = "TR313"
+    name = "trace-frozen-python-random"
+    family = "trace"
+    targets = ("trace",)
+    severity = "error"
+    message = ("`{fn}()` in traced code: torch.jit.trace records the value it returned while tracing as a "
+               "constant, so the traced model reuses it on every call; use torch ops (torch.rand, "
+               "torch.randint) or pass the value in as a tensor argument")
+    doc = RuleDoc(
+        what="Flags calls into Python's `random`, `time`, `datetime` and `numpy.random` in traced code.",
+        why=("These values never pass through a tensor op, so the tracer sees only the number they produced "
+             "once. The traced model repeats that 'random' value (or timestamp) forever, with no warning."),
+        example="if random.random() < self.p:\n    x = x.flip(-1)",
+        use_instead="flip = torch.rand(()) < self.p\nx = torch.where(flip, x.flip(-1), x)",
+    )
+    bad = (
+        Example('''
+import random
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x * random.uniform(0.5, 1.5)  # <-
+''', inputs="[(torch.ones(3),), (torch.ones(3),), (torch.ones(3),)]"),
+    )
+    good = (
+        Example('''
+import random
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gain = random.Random(0).uniform(0.5, 1.5)
+    def forward(self, x, noise):
+        return x * self.gain + noise
+''', inputs="[(torch.ones(3), torch.zeros(3)), (torch.ones(3), torch.ones(3))]"),
+    )
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        name = ctx.qualify(node.func) or ""
+        if name.startswith(_PREFIXES) and not name.endswith(("sleep", "seed")):
+            ctx.report(node, self.message.format(fn=name))

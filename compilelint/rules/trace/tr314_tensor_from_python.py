@@ -1,0 +1,83 @@
+"""TR314: `torch.tensor(...)` built from values read out of tensors (or their sizes)."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.tensors import Kind
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+_CONSTRUCTORS = {"torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor",
+                 "torch.from_numpy", "torch.BoolTensor", "torch.IntTensor"}
+
+
+class TensorFromPython(Rule):
+    code = "TR314"
+    name = "trace-frozen-tensor-constructor"
+    family = "trace"
+    targets = ("trace",)
+    severity = "error"
+    message = ("`{fn}(...)` of {what}: torch.jit.trace registers the result as a constant, so the traced model "
+               "keeps the example's {noun}; build it with tensor ops instead (keep 0-d tensors such as x.max(), "
+               "torch.stack them, or use size arithmetic, torch.full_like, torch.arange)")
+    doc = RuleDoc(
+        what=("Flags `torch.tensor()`/`torch.as_tensor()`/`torch.from_numpy()`/`x.new_tensor()` whose data comes from tensor values "
+              "(error) or tensor sizes (warning), in traced code."),
+        why=("A constructor from Python data is a constant for the tracer (TracerWarning 'torch.tensor results "
+             "are registered as constants'). Values or sizes read from the example input stay those of the "
+             "example."),
+        example="count = torch.tensor([x.shape[0], (x > 0).sum().item()])",
+        use_instead="count = torch.stack([x.new_ones(()).mul(x.size(0)), (x > 0).sum()])",
+    )
+    bad = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        peak = torch.tensor(x.max().item())  # <-
+        return x / peak
+''', inputs="[(torch.tensor([1., 2.]),), (torch.tensor([4., 8.]),)]"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, boxes, image):
+        h, w = image.shape[-2:]
+        return boxes * boxes.new_tensor([w, h, w, h])  # <-
+''', inputs="[(torch.ones(2, 4), torch.zeros(1, 8, 6)), (torch.ones(2, 4), torch.zeros(1, 4, 9))]"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        n = torch.tensor(float(x.shape[0]))  # <-
+        return x.sum(0) / n
+''', inputs="[(torch.ones(2, 3),), (torch.ones(5, 3),)]"),
+    )
+    good = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        peak = x.max()
+        return x / peak
+''', inputs="[(torch.tensor([1., 2.]),), (torch.tensor([4., 8.]),)]"),
+    )
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        fn = ctx.qualify(node.func) or ""
+        func = node.func
+        if (isinstance(func, cst.Attribute) and func.attr.value == "new_tensor"
+                and ctx.facts.is_tensor(func.value)):
+            fn = "Tensor.new_tensor"
+        if fn not in _CONSTRUCTORS and fn != "Tensor.new_tensor":
+            return
+        if not node.args or node.args[0].keyword is not None:
+            return
+        data = node.args[0].value
+        facts = ctx.facts
+        kind = facts.kind(data)
+        if kind in (Kind.VALUE, Kind.TENSOR) or (isinstance(data, (cst.List, cst.Tuple)) and any(
+                facts.kind(e.value) in (Kind.VALUE, Kind.TENSOR) for e in data.elements)):
+            ctx.report(node, self.message.format(fn=fn, what="values read from tensor data", noun="values"))
+        elif facts.is_shape_dependent(data) or (isinstance(data, (cst.List, cst.Tuple)) and any(
+                facts.is_shape_dependent(e.value) for e in data.elements)) or (
+                isinstance(data, cst.Call) and any(facts.is_shape_dependent(a.value) for a in data.args)):
+            ctx.report(node, self.message.format(fn=fn, what="tensor sizes", noun="sizes"), severity="warning")

@@ -1,0 +1,70 @@
+"""TR315: `dtype=x.dtype` / `.to(x.dtype)` / `.to(x)`: the example's dtype is baked into the trace."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+
+class DtypeFromInput(Rule):
+    code = "TR315"
+    name = "trace-frozen-input-dtype"
+    family = "trace"
+    targets = ("trace",)
+    # A note, not a warning: it only matters when the traced model later runs at another dtype than the
+    # example's, and models are usually traced at the dtype they are deployed with.
+    severity = "note"
+    message = ("{what}: torch.jit.trace records the example input's dtype as a constant, so an input of another "
+               "dtype (float16/float64/bfloat16) gets a tensor of the example's dtype; use dtype-following ops: "
+               "x.new_zeros/new_full/new_tensor, torch.zeros_like, `.type_as(x)`")
+    doc = RuleDoc(
+        what=("Flags tensor creation with `dtype=x.dtype` and casts `.to(x.dtype)` / `.to(x)` where `x` is a "
+              "tensor, in traced code."),
+        why=("The tracer sees `x.dtype` as a Python value and stores it in the graph. Ops that derive the dtype "
+             "from a tensor argument (`type_as`, `new_*`, `*_like`) are recorded with the tensor instead and "
+             "follow the runtime input."),
+        example="grid = torch.zeros(h, w, dtype=x.dtype)",
+        use_instead="grid = x.new_zeros(h, w)",
+    )
+    bad = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        return torch.zeros(x.shape, dtype=x.dtype)  # <-
+''', inputs="[(torch.randn(2, 3),), (torch.randn(2, 3, dtype=torch.float64),)]"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        pos = torch.arange(x.shape[-1]).to(x.dtype)  # <-
+        return pos
+''', inputs="[(torch.randn(2, 3),), (torch.randn(2, 3, dtype=torch.float64),)]"),
+    )
+    good = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        pos = torch.arange(x.shape[-1]).type_as(x)
+        return x.new_zeros(x.shape) + torch.zeros_like(x) + pos
+''', inputs="[(torch.randn(2, 3),), (torch.randn(2, 3, dtype=torch.float64),)]"),
+    )
+
+    def _from_tensor(self, expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
+        return (isinstance(expr, cst.Attribute) and expr.attr.value == "dtype"
+                and ctx.facts.is_tensor(expr.value))
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        func = node.func
+        name = ctx.qualify(func) or ""
+        if name.startswith("torch.") or isinstance(func, cst.Attribute) and func.attr.value != "to":
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value == "dtype" and self._from_tensor(arg.value, ctx):
+                    ctx.report(node, self.message.format(what="`dtype=` taken from an input tensor"))
+                    return
+            return
+        if isinstance(func, cst.Attribute) and func.attr.value == "to" and ctx.facts.is_tensor(func.value):
+            first = node.args[0].value if node.args and node.args[0].keyword is None else None
+            if first is not None and (self._from_tensor(first, ctx) or ctx.facts.is_known_tensor(first)):
+                ctx.report(node, self.message.format(what="`.to()` with an input tensor's dtype"))

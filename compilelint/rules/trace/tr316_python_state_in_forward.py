@@ -1,0 +1,134 @@
+"""TR316: Python state (int/float/bool attributes, globals) updated inside traced code."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.tensors import Kind
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+
+class PythonStateInForward(Rule):
+    code = "TR316"
+    name = "trace-frozen-python-state"
+    family = "trace"
+    targets = ("trace",)
+    severity = "error"
+    message = ("{what} is updated inside traced code: torch.jit.trace runs this update once and records the "
+               "value it had then as a constant, so the traced model never sees later values (call counters, "
+               "warm-up steps, cached frames); keep the state in a registered buffer updated in place "
+               "(self.buf.add_(1), self.buf.copy_(x)), or pass it in as an input")
+    doc = RuleDoc(
+        what=("Flags assignments in traced code to `self.<attr>` holding a Python number/bool/None or a "
+              "tensor (rebinding, not an in-place update), and `global` names rebound inside traced code, when "
+              "the traced code also reads that state."),
+        why=("The tracer records tensor operations, not Python attribute or global updates: counters, "
+             "running flags and cached tensors are read once at trace time and baked in. The traced model "
+             "behaves as if the state were frozen at the tracing call, with no warning."),
+        example="self.step += 1\nw = min(1.0, self.step / 100)\nreturn x * w",
+        use_instead=("self.register_buffer('step', torch.zeros(()))  # in __init__\n"
+                     "self.step.add_(1)\nreturn x * (self.step / 100).clamp(max=1.0)"),
+    )
+    bad = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.step = 0
+    def forward(self, x):
+        self.step += 1  # <-
+        return x * min(1.0, self.step / 100)
+''', inputs="[(torch.ones(3),), (torch.ones(3),), (torch.ones(3),)]"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.prev = None
+    def forward(self, x):
+        prev = x if self.prev is None else self.prev
+        self.prev = x.detach()  # <-
+        return x - prev
+''', inputs="[(torch.ones(3),), (torch.full((3,), 2.0),), (torch.full((3,), 5.0),)]"),
+    )
+    good = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.last_attn = None
+    def forward(self, x):
+        attn = x.softmax(-1)
+        self.last_attn = attn.detach()  # kept for visualisation, never read back here
+        return attn * x
+''', inputs="[(torch.ones(3),), (torch.full((3,), 2.0),)]"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("step", torch.zeros(()))
+        self.scale = 2.0
+    def forward(self, x):
+        self.step.add_(1)
+        return x * self.scale
+''', inputs="[(torch.ones(3),), (torch.ones(3),), (torch.ones(3),)]"),
+    )
+
+    def __init__(self) -> None:
+        self.begin_function(None)
+
+    def begin_function(self, ctx) -> None:  # noqa: ANN001
+        self._globals: set[str] = set()
+        self._writes: list[tuple[cst.CSTNode, str, str]] = []  # (node, key, what)
+        self._reads: set[str] = set()
+
+    def visit_Global(self, node: cst.Global, ctx) -> None:  # noqa: ANN001
+        self._globals.update(n.name.value for n in node.names)
+
+    @staticmethod
+    def _is_store(node: cst.CSTNode, ctx) -> bool:  # noqa: ANN001
+        parent = ctx.parent
+        if isinstance(parent, cst.AssignTarget):
+            return True
+        return isinstance(parent, cst.Assign) and any(t.target is node for t in parent.targets)
+
+    def visit_Attribute(self, node: cst.Attribute, ctx) -> None:  # noqa: ANN001
+        if isinstance(node.value, cst.Name) and node.value.value == "self" and not self._is_store(node, ctx):
+            self._reads.add("self." + node.attr.value)
+
+    def visit_Name(self, node: cst.Name, ctx) -> None:  # noqa: ANN001
+        if node.value in self._globals and not self._is_store(node, ctx):
+            self._reads.add(node.value)
+
+    def _target(self, target: cst.BaseExpression, ctx, node, aug: bool) -> None:  # noqa: ANN001
+        if ctx.function is None or ctx.function.name.value == "__init__":
+            return
+        if isinstance(target, cst.Name) and target.value in self._globals:
+            self._writes.append((node, target.value, f"global `{target.value}`"))
+            return
+        if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+                and target.value.value == "self" and ctx.class_facts is not None):
+            return
+        attr = target.attr.value
+        kind = ctx.class_facts.attrs.get(attr)
+        literal = ctx.class_facts.literal_types.get(attr, "")
+        if literal in ("int", "float", "bool", "None") or kind is Kind.PY:
+            self._writes.append((node, "self." + attr, f"`self.{attr}`"))
+        elif kind is Kind.TENSOR:
+            self._writes.append((node, "self." + attr, f"tensor attribute `self.{attr}` (rebound, not updated in place)"))
+
+    def visit_Assign(self, node: cst.Assign, ctx) -> None:  # noqa: ANN001
+        for t in node.targets:
+            self._target(t.target, ctx, node, aug=False)
+
+    def visit_AugAssign(self, node: cst.AugAssign, ctx) -> None:  # noqa: ANN001
+        self._target(node.target, ctx, node, aug=True)
+
+    def end_function(self, ctx) -> None:  # noqa: ANN001
+        # Only state the traced code also reads changes its outputs (a stored attention map for
+        # visualisation is merely stale); `x += 1` reads its target.
+        for node, key, what in self._writes:
+            if key in self._reads or isinstance(node, cst.AugAssign):
+                ctx.report(node, self.message.format(what=what))

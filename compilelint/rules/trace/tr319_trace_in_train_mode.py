@@ -1,0 +1,115 @@
+"""TR319: `torch.jit.trace(model, ...)` on a module never put in eval mode."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+_TRACE = {"torch.jit.trace", "torch.jit.trace_module"}
+_EVAL_CALLS = {"eval", "train", "requires_grad_"}
+
+
+def _statements(body) -> list:  # noqa: ANN001
+    return list(body.body) if hasattr(body, "body") else []
+
+
+def _mentions_eval(tree: cst.CSTNode, name: str) -> bool:
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("eval", "train"):
+            owner = node.func.value
+            if isinstance(owner, cst.Name) and owner.value == name:
+                if node.func.attr.value == "eval":
+                    return True
+                if node.args and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "False":
+                    return True
+        stack.extend(node.children)
+    return False
+
+
+def _constructed_here(tree: cst.CSTNode, name: str) -> cst.Call | None:
+    """`name = SomeClass(...)` without `.eval()` in the same body."""
+    for node in _walk(tree):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
+            for t in node.targets:
+                if isinstance(t.target, cst.Name) and t.target.value == name:
+                    func = node.value.func
+                    last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+                    if isinstance(last, str) and last[:1].isupper():
+                        return node.value
+    return None
+
+
+def _walk(tree: cst.CSTNode):
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)
+
+
+class TraceInTrainMode(Rule):
+    code = "TR319"
+    name = "trace-module-in-train-mode"
+    family = "trace"
+    targets = ("trace",)
+    severity = "error"
+    applies_to = "anywhere"
+    message = ("`torch.jit.trace` of `{name}`, built here and never switched to eval mode: modules start in "
+               "training mode, so the trace records dropout as random and batch norm with batch statistics; "
+               "call `{name}.eval()` before tracing")
+    doc = RuleDoc(
+        what=("Flags `torch.jit.trace(model, ...)` where `model` is constructed in the same function (or module) "
+              "and neither `model.eval()` nor `model.train(False)` is called there."),
+        why=("The mode is recorded into the trace: a train-mode trace keeps dropout random and batch norm using "
+             "(and updating) batch statistics, so the deployed model's outputs differ from evaluation."),
+        example="model = Net()\ntraced = torch.jit.trace(model, x)",
+        use_instead="model = Net().eval()\ntraced = torch.jit.trace(model, x)",
+    )
+    bad = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 8)
+        self.drop = torch.nn.Dropout(0.5)
+    def forward(self, x):
+        return self.drop(self.fc(x))
+def export(x):
+    model = M()
+    return torch.jit.trace(model, (x,))  # <-
+''', inputs="[(torch.ones(4, 8),), (torch.ones(4, 8),)]"),
+    )
+    good = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 8)
+        self.drop = torch.nn.Dropout(0.5)
+    def forward(self, x):
+        return self.drop(self.fc(x))
+def export(x):
+    model = M()
+    model.eval()
+    return torch.jit.trace(model, (x,))
+''', inputs="[(torch.ones(4, 8),), (torch.ones(4, 8),)]", check="trace-eval"),
+    )
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        if (ctx.qualify(node.func) or "") not in _TRACE or not node.args:
+            return
+        target = node.args[0].value
+        scope = ctx.function if ctx.function is not None else ctx._analyzer.module  # noqa: SLF001
+        if isinstance(target, cst.Call):
+            func = target.func
+            last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+            if isinstance(last, str) and last[:1].isupper():
+                ctx.report(node, self.message.format(name=ctx.code_for(target).strip()[:40]))
+            return
+        if isinstance(target, cst.Name) and _constructed_here(scope, target.value) is not None:
+            if not _mentions_eval(scope, target.value):
+                ctx.report(node, self.message.format(name=target.value))
