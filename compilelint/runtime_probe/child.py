@@ -144,6 +144,18 @@ def _error(err: BaseException) -> dict:
             "traceback": "".join(traceback.format_exception(type(err), err, err.__traceback__))[-4000:]}
 
 
+def _break_site(b) -> dict:  # noqa: ANN001
+    """A break as JSON, at the user's line: where it happened, or, for a break inside library code (json.dumps,
+    any(), os.path...), the deepest frame of user code in torch's "User code traceback"."""
+    file, line = b.filename, b.lineno
+    if not is_user_file(file):
+        user = [(f, n) for f, n in getattr(b, "user_frames", []) if is_user_file(f)]
+        if user:
+            file, line = user[-1]
+    return {"gb_ids": b.gb_ids, "file": file, "line": line, "frame_skipped": b.frame_skipped,
+            "reported_at": f"{b.filename}:{b.lineno}", "message": b.message[:2000]}
+
+
 def _to_device(value, device):  # noqa: ANN001, ANN202
     import torch
 
@@ -252,8 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         _done("dynamo", t, {
             "graph_count": report.graph_count, "frames_total": report.frames_total, "frames_ok": report.frames_ok,
             "skipped_frames": report.skipped_frames, "error": report.error,
-            "breaks": [{"gb_ids": b.gb_ids, "file": b.filename, "line": b.lineno, "frame_skipped": b.frame_skipped,
-                        "message": b.message[:2000]} for b in report.breaks],
+            "breaks": [_break_site(b) for b in report.breaks],
             "recompiles": [{"function": e.function, "file": e.filename, "line": e.lineno, "reasons": e.reasons[:4],
                             "locations": e.locations[:8], "resumed_break_line": e.resumed_break_line,
                             "on_break_value": e.on_break_value} for e in report.recompile_events()],

@@ -4,7 +4,7 @@ events no finding predicted into runtime-only findings (codes in codes.py).
 Works on the children's JSON only (the parent never imports user code or torch).
 
 A static finding is `confirmed` by a target when an event of one of its compile paths sits on its lines:
-  dynamo       a graph-break record at the line (with the rule's GB id when the rule has one);
+  dynamo       a graph-break record at the line (with the rule's GB id, or one its message names);
   recompile    a recompile whose failing guard came from the line (torch's "User stack trace"), or whose
                guarded expression (`self.calls`) appears on the line;
   torchscript  torch.jit.script's error location is the line;
@@ -13,8 +13,9 @@ A static finding is `confirmed` by a target when an event of one of its compile 
   export       torch.export's error location is the line.
 Otherwise `not-reproduced` when a line of the finding ran in the eager run, and `not-exercised` when none
 did (a `def` line counts as run only when the function was called). TorchScript and export stop at their
-first error, and Dynamo runs a whole frame eagerly after a break in a loop: a finding those checks never
-reached stays `unverified`, with the reason as evidence (masked). Over several targets the strongest state
+first error, Dynamo runs a whole frame eagerly after a break in a loop, and a trace that diverged with
+TracerWarnings elsewhere cannot be pinned on one line: such a finding stays `unverified`, with the reason
+as evidence (masked). Over several targets the strongest state
 wins: confirmed, not-reproduced, masked, not-exercised.
 """
 
@@ -119,6 +120,14 @@ def _at(f: Finding, file: str | None, line: int | None) -> bool:
     return bool(file) and line is not None and _real(file) == _real(f.path) and line in _span(f)
 
 
+def _same_break(f: Finding, gb_ids: list[str]) -> bool:
+    """The break is the one the finding predicts: its GB id, or one its message names (a rule that cannot
+    tell int from float tensors says "GB0109 ... GB0033"), or any break when the rule gives no id."""
+    if not f.gb_id:
+        return True
+    return any(g == f.gb_id or g in f.message for g in gb_ids)
+
+
 def _guard_subject(reason: str) -> str:
     """`self.calls == 1` -> `self.calls`; `L['self'].calls` is written back as `self.calls`."""
     subject = reason.split(" ")[0]
@@ -151,7 +160,7 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
     dyn = checks.get("dynamo", {})
     if "dynamo" in kinds:
         for b in dyn.get("breaks", []):
-            if _at(f, b["file"], b["line"]) and (not f.gb_id or f.gb_id in b["gb_ids"]):
+            if _at(f, b["file"], b["line"]) and _same_break(f, b["gb_ids"]):
                 skipped = ", whole frame skipped" if b.get("frame_skipped") else ""
                 evidence.append(f"{tag} dynamo: graph break {'/'.join(b['gb_ids']) or '(no id)'} at "
                                 f"{_rel(b['file'])}:{b['line']}{skipped}")
@@ -191,14 +200,20 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
         if k in kinds and checks.get(k) and not checks[k]["ok"]:
             where = f" at {_rel(checks[k]['file'])}:{checks[k]['line']}" if checks[k].get("file") else ""
             masked[k] = f"{k} stopped at an earlier error{where}"
-    if "dynamo" in kinds:
-        home = _innermost(f.path, f.line)
-        for b in dyn.get("breaks", []):
-            if b.get("frame_skipped") and _real(b["file"]) == _real(f.path) and b["line"] < f.line and home \
-                    and home[0] <= b["line"] <= home[2]:
-                masked["dynamo"] = (f"Dynamo skipped this frame whole after the break at {_rel(b['file'])}:{b['line']} "
-                                    f"({'/'.join(b['gb_ids'])}) and never traced this line")
-                break
+    if "trace" in kinds and trace and trace.get("diverged"):
+        # wrong results did show, but TracerWarnings at other lines may explain them: no attribution
+        masked["trace"] = (f"the trace diverged from eager ({trace['divergence'][:120]}) but TracerWarnings at other "
+                           "lines could explain it: not attributable to this line")
+    home = _innermost(f.path, f.line)
+    for b in dyn.get("breaks", []) if home else ():
+        if not (b.get("frame_skipped") and _real(b["file"]) == _real(f.path) and home[0] <= b["line"] <= home[2]):
+            continue
+        why = (f"Dynamo skipped this frame whole after the break at {_rel(b['file'])}:{b['line']} "
+               f"({'/'.join(b['gb_ids'])})")
+        if "dynamo" in kinds and b["line"] < f.line:
+            masked["dynamo"] = why + " and never traced this line"
+        if "recompile" in kinds:  # a frame run eagerly has no guards: it cannot recompile
+            masked["recompile"] = why + ", so it was never compiled and could not recompile"
     if masked and set(kinds) <= set(masked):
         return Verdict(_MASKED, [f"{tag} {why}" for why in masked.values()])
     return Verdict(NOT_REPRODUCED, [f"{tag} line ran; {', '.join(kinds)} showed no event here"])
@@ -274,8 +289,7 @@ def runtime_only(run: TargetRun, statics: list[Finding], user_file) -> list[Find
     checks = run.checks
 
     def explained(kind: str, file: str, line: int, gb: str | None = None) -> list[Finding]:
-        return [f for f in statics if kind in f.targets and _at(f, file, line) and (gb is None or not f.gb_id
-                                                                                   or f.gb_id == gb)]
+        return [f for f in statics if kind in f.targets and _at(f, file, line) and (gb is None or _same_break(f, [gb]))]
 
     dyn = checks.get("dynamo", {})
     seen: set[tuple] = set()

@@ -1,6 +1,6 @@
-"""A model whose problems the static rules only partly predict: a lambda (TS101, TorchScript fails there),
-a print() and a break inside a loop (graph breaks no rule of this branch predicts: runtime-only), a branch
-on a tensor value that only some inputs take, and a helper no input set ever reaches (not exercised)."""
+"""Problems the rules may only partly predict: a lambda (TorchScript fails there), a print() (GB0059), an
+`.item()` in a loop on a lambda's output (GB0124: Dynamo skips the whole frame), a shape branch, and a
+helper no input set reaches (not exercised)."""
 
 import torch
 from torch import nn
