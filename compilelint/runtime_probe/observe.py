@@ -258,9 +258,25 @@ def _restore(state: list) -> None:
             tensor.copy_(saved)
 
 
+def _snapshot(value: Any) -> Any:
+    """Outputs copied, so a returned buffer is not changed afterwards by the next call."""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return value.detach().clone()
+    if isinstance(value, (list, tuple)):
+        return type(value)(_snapshot(v) for v in value) if not hasattr(value, "_fields") else \
+            type(value)(*(_snapshot(v) for v in value))
+    if isinstance(value, dict):
+        return {k: _snapshot(v) for k, v in value.items()}
+    return value
+
+
 def run_trace(obj: Any, input_sets: list[tuple]) -> TraceReport:
-    """Trace on the first input set; compare traced and eager outputs on every input set (module tensor
-    state is restored between the calls, so a buffer mutated in forward is not taken for a divergence)."""
+    """Trace on the first input set; then call eager on every input set in order, put the module's tensor
+    state back to where it was before tracing, call the traced module on the same sets in the same order,
+    and compare. Both sides start from the same parameters and buffers and see the same sequence, so a
+    buffer updated in forward is compared fairly, and an update the trace froze shows on a later call."""
     import torch
 
     report = TraceReport()
@@ -274,20 +290,25 @@ def run_trace(obj: Any, input_sets: list[tuple]) -> TraceReport:
             return report
     report.warnings = [(str(w.message), w.filename, w.lineno) for w in caught
                        if issubclass(w.category, torch.jit.TracerWarning)]
-    _restore(state)
-    for i, args in enumerate(input_sets):
-        try:
-            with torch.no_grad():
-                state = _tensor_state(obj)
-                expected = obj(*args)
+    for side in ("eager", "traced"):
+        _restore(state)
+        fn = obj if side == "eager" else traced
+        outputs = []
+        for i, args in enumerate(input_sets):
+            try:
+                with torch.no_grad():
+                    outputs.append(_snapshot(fn(*args)))
+            except Exception as err:
+                report.diverged = True
+                first = next((ln for ln in str(err).splitlines() if ln.strip()), "")
+                report.divergence = f"input set {i}: {side} call failed: {type(err).__name__}: {first}"
                 _restore(state)
-                got = traced(*args)
-        except Exception as err:
-            report.diverged = True
-            first = next((ln for ln in str(err).splitlines() if ln.strip()), "")
-            report.divergence = f"input set {i}: traced call failed: {type(err).__name__}: {first}"
-            break
-        if not _same(expected, got):
+                return report
+        if side == "eager":
+            expected = outputs
+    _restore(state)
+    for i, (want, got) in enumerate(zip(expected, outputs)):
+        if not _same(want, got):
             report.diverged = True
             report.divergence = f"input set {i}: traced output differs from eager"
             break
