@@ -57,7 +57,7 @@ def bare_parse(files: list[str], jobs: int) -> None:
 
 def run_compilelint(tree: str, jobs: int) -> int:
     proc = subprocess.run([sys.executable, "-m", "compilelint", tree, "--jobs", str(jobs), "--output-format", "json",
-                           "-o", os.devnull], capture_output=True, text=True)
+                           "--no-cache", "-o", os.devnull], capture_output=True, text=True)
     return proc.returncode
 
 

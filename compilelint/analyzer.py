@@ -163,6 +163,10 @@ class RuleContext:
         scope_key = self.function_key
         if in_class and self.class_name is not None:
             scope_key = f"{self.module_name}:{self.class_name}"
+        elif self.context.endswith(".__init__") and rule.applies_to != "anywhere":
+            # No compile path runs a module's __init__ (scope never reaches it), so a finding there
+            # could only be dropped later; dropping it now saves computing its position.
+            return
         self._analyzer.candidates.append(Candidate(
             rule=rule.code, node=node, message=message or rule.message, severity=severity or rule.severity,
             targets=tuple(rule.targets), gb_id=gb_id or rule.gb_id, scope_key=scope_key,
@@ -569,8 +573,13 @@ def module_name_for(path: str, root: str | None = None) -> tuple[str, bool]:
 
 
 def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str | None = None,
-                   is_package: bool = False) -> FileResult:
-    """Parse and analyze one file's bytes. Never raises for bad user input."""
+                   is_package: bool = False, all_positions: bool = True) -> FileResult:
+    """Parse and analyze one file's bytes. Never raises for bad user input.
+
+    With all_positions=False, findings in functions that no compile path reaches *within this file*
+    get no position (line 0): most are dropped by scope later, and positions cost about as much as
+    the parse. The engine re-analyzes the few files where such a finding turns out to be in scope.
+    """
     if module_name is None:
         module_name, is_package = module_name_for(path)
     try:
@@ -592,7 +601,8 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
         return _syntax_error(path, 1, 0, "file is too deeply nested to analyze")
     finally:
         sys.setrecursionlimit(old_limit)
-    return FileResult(path=path, summary=analyzer.summary, findings=_to_findings(path, module, source, analyzer))
+    return FileResult(path=path, summary=analyzer.summary,
+                      findings=_to_findings(path, module, source, analyzer, all_positions))
 
 
 def _syntax_error(path: str, line: int, col: int, message: str) -> FileResult:
@@ -601,20 +611,66 @@ def _syntax_error(path: str, line: int, col: int, message: str) -> FileResult:
     return FileResult(path=path, summary=None, findings=[(finding, "", True)])
 
 
-def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAnalyzer) -> list[tuple[Finding, str, bool]]:
-    candidates = analyzer.candidates
+def _locally_compiled(summary: FileSummary) -> set[str]:
+    """Keys of this file's functions/classes that a compile path reaches from entry points in this file."""
+    from compilelint.analysis.scope import DYNAMO_ENTRY, SCRIPT_ENTRY
+
+    entry_decorators = DYNAMO_ENTRY | SCRIPT_ENTRY
+    reached: set[str] = set()
+    queue: list[tuple[str | None, FunctionInfo]] = []
+    for cls in summary.classes.values():
+        if cls.bases:  # may be an nn.Module: its class-level findings and forward are compiled
+            reached.add(cls.key)
+            for method in cls.methods.values():
+                if method.name == "forward" or set(method.decorators) & entry_decorators:
+                    queue.append((cls.name, method))
+    local_targets = {name for _, name in summary.compile_targets}
+    for fn in summary.functions.values():
+        if set(fn.decorators) & entry_decorators or fn.name in local_targets:
+            queue.append((None, fn))
+    for cls in summary.classes.values():
+        if cls.name in local_targets and "forward" in cls.methods:
+            queue.append((cls.name, cls.methods["forward"]))
+    while queue:
+        owner, fn = queue.pop()
+        if fn.key in reached:
+            continue
+        reached.add(fn.key)
+        for kind, name in fn.calls:
+            if kind == "self" and owner is not None and name in summary.classes[owner].methods:
+                queue.append((owner, summary.classes[owner].methods[name]))
+            elif kind == "name" and name in summary.functions:
+                queue.append((None, summary.functions[name]))
+    return reached
+
+
+def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAnalyzer,
+                 all_positions: bool = True) -> list[tuple[Finding, str, bool]]:
+    anywhere = {r.code for r in analyzer.rules if r.applies_to == "anywhere"}
+    module_key = f"{analyzer.module_name}:<module>"
+    # Module-level code is never compiled: only rules that apply anywhere report there.
+    candidates = [c for c in analyzer.candidates if c.rule in anywhere or c.scope_key != module_key]
     if not candidates:
         return []
-    nodes = [c.node for c in candidates]
+    deferred: set[int] = set()
+    if not all_positions:
+        local = _locally_compiled(analyzer.summary)
+        deferred = {id(c) for c in candidates if c.rule not in anywhere and c.scope_key not in local}
+    positioned = [c for c in candidates if id(c) not in deferred]
+    nodes = [c.node for c in positioned]
     fix_spans: dict[int, tuple[int, int, int, int]] = {}
-    positions = positions_of(module, nodes, {c.statement for c in candidates},
-                             inclusive=[c.fix[0] for c in candidates if c.fix], inclusive_out=fix_spans)
+    positions = positions_of(module, nodes, {c.statement for c in positioned},
+                             inclusive=[c.fix[0] for c in positioned if c.fix], inclusive_out=fix_spans)
     text = source.decode(module.encoding, errors="replace")
     lines = text.splitlines()
     suppressions = Suppressions.from_lines(lines)
-    anywhere = {r.code for r in analyzer.rules if r.applies_to == "anywhere"}
     out = []
     for c in candidates:
+        if id(c) in deferred:  # line 0: "position not computed"; the engine re-analyzes if it is kept
+            out.append((Finding(code=c.rule, message=c.message, path=path, line=0, col=0, end_line=0, end_col=0,
+                                severity=c.severity, targets=c.targets, gb_id=c.gb_id, context=c.context),
+                        c.scope_key, False))
+            continue
         line, col, end_line, end_col = positions.get(id(c.node), (1, 0, 1, 0))
         if suppressions.suppressed(c.rule, line, end_line):
             continue

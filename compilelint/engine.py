@@ -90,9 +90,13 @@ def _read_error(path: str, code: str, message: str) -> FileResult:
     return FileResult(path=path, summary=None, findings=[(finding, "", True)])
 
 
-def analyze_path(task: str | tuple[str, bool]) -> FileResult:
-    """Analyze one file; task is a path, or (path, with_rules) where False means index only (--shard)."""
-    path, with_rules = (task, True) if isinstance(task, str) else task
+def analyze_path(task: str | tuple[str, bool] | tuple[str, bool, bool]) -> FileResult:
+    """Analyze one file. task: a path, or (path, with_rules[, all_positions]); with_rules=False means
+    index only (--shard); all_positions=False defers positions of findings outside local scope."""
+    if isinstance(task, str):
+        path, with_rules, all_positions = task, True, True
+    else:
+        path, with_rules, all_positions = (*task, True)[:3]
     try:
         with open(path, "rb") as fh:
             source = fh.read(_WORKER_MAX_BYTES + 1) if _WORKER_MAX_BYTES > 0 else fh.read()
@@ -109,25 +113,27 @@ def analyze_path(task: str | tuple[str, bool]) -> FileResult:
     module_name, is_package = module_name_for(path)
     key = None
     if _WORKER_CACHE is not None:
-        key = _WORKER_CACHE.key(path, source, f"{module_name}|{is_package}|{with_rules}")
+        key = _WORKER_CACHE.key(path, source, f"{module_name}|{is_package}|{with_rules}|{all_positions}")
         cached = _WORKER_CACHE.get(key)
         if cached is None and not with_rules:  # a full result serves an index-only task too (--shard)
-            cached = _WORKER_CACHE.get(_WORKER_CACHE.key(path, source, f"{module_name}|{is_package}|True"))
+            cached = _WORKER_CACHE.get(_WORKER_CACHE.key(path, source, f"{module_name}|{is_package}|True|False"))
         if isinstance(cached, FileResult):
             return cached
-    result = _analyze_with_alarm(path, source, module_name, is_package, with_rules)
+    result = _analyze_with_alarm(path, source, module_name, is_package, with_rules, all_positions)
     if key is not None and not any(f.code == FILE_TIMEOUT for f, _, _ in result.findings):
         _WORKER_CACHE.put(key, result)  # a timeout may be the machine's load, not the file: retry next time
     return result
 
 
-def _analyze_with_alarm(path: str, source: bytes, module_name: str, is_package: bool, with_rules: bool) -> FileResult:
+def _analyze_with_alarm(path: str, source: bytes, module_name: str, is_package: bool, with_rules: bool,
+                        all_positions: bool) -> FileResult:
     use_alarm = _WORKER_TIMEOUT > 0 and hasattr(signal, "setitimer")
     if use_alarm:
         previous = signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, _WORKER_TIMEOUT)
     try:
-        return analyze_source(path, source, _WORKER_RULES if with_rules else [], module_name, is_package)
+        return analyze_source(path, source, _WORKER_RULES if with_rules else [], module_name, is_package,
+                              all_positions=all_positions)
     except _FileTimeout:
         return _read_error(path, FILE_TIMEOUT,
                            f"analysis took longer than {_WORKER_TIMEOUT:g}s; file skipped (raise --file-timeout)")
@@ -139,8 +145,8 @@ def _analyze_with_alarm(path: str, source: bytes, module_name: str, is_package: 
 
 def analyze_files(files: list[str], codes: list[str], jobs: int, timeout: float,
                   max_bytes: int = int(DEFAULT_MAX_FILE_MB * 1e6), cache_dir: str | None = None,
-                  index_only: set[str] | frozenset[str] = frozenset()) -> list[FileResult]:
-    tasks = [(p, p not in index_only) for p in files]
+                  index_only: set[str] | frozenset[str] = frozenset(), all_positions: bool = False) -> list[FileResult]:
+    tasks = [(p, p not in index_only, all_positions) for p in files]
     if jobs <= 1 or len(files) <= 1:
         _init_worker(codes, timeout, max_bytes, cache_dir)
         return [analyze_path(t) for t in tasks]
@@ -200,6 +206,14 @@ def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float
         index_only = {f for f in files if shard_of(f, config.root, count) != index - 1}
     results = analyze_files(files, codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, index_only)
     findings = collect_findings(results, codes, config)
+    # Findings whose position the first pass deferred (outside its file's local scope) but that another
+    # file's code reaches: re-analyze just those files with every position computed.
+    unplaced = sorted({f.path for f in findings if f.line == 0})
+    if unplaced:
+        redo = {r.path: r for r in analyze_files(unplaced, codes, jobs, file_timeout, int(max_file_mb * 1e6),
+                                                   cache_dir, all_positions=True)}
+        results = [redo.get(r.path, r) for r in results]
+        findings = collect_findings(results, codes, config)
     if index_only:
         findings = [f for f in findings if f.path not in index_only]
     return LintResult(findings=findings, files=[f for f in files if f not in index_only], rule_codes=codes,

@@ -15,6 +15,8 @@ import enum
 
 import libcst as cst
 
+from compilelint.analysis.nodes import child_nodes
+
 from compilelint.analysis.names import qualify
 
 
@@ -90,7 +92,7 @@ def _walk_expr_nodes(expr: cst.CSTNode):
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(node.children)
+        stack.extend(child_nodes(node))
 
 
 def annotation_kind(annotation: cst.BaseExpression, aliases: dict[str, str]) -> Kind:
@@ -657,7 +659,7 @@ class FunctionFacts:
                     continue
                 if arg_kind is Kind.TENSOR:
                     tags.add("len_assumed" if self.is_assumed_tensor(node.args[0].value) else "size")
-            stack.extend(node.children)
+            stack.extend(child_nodes(node))
         return tags
 
     def is_rank_only(self, expr: cst.BaseExpression) -> bool:
@@ -705,7 +707,7 @@ class FunctionFacts:
                 stack.append(node.func)
                 stack.extend(a.value for a in node.args)
                 continue
-            stack.extend(node.children)
+            stack.extend(child_nodes(node))
         return saw_self
 
     def is_known_tensor(self, expr: cst.BaseExpression) -> bool:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.nodes import child_nodes
+
 _TESTED = (cst.If, cst.While, cst.IfExp, cst.Assert)
 _STATEMENTS = (cst.BaseCompoundStatement, cst.SimpleStatementLine, cst.BaseSmallStatement)
 
@@ -35,7 +37,7 @@ def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
         cur = stack.pop()
         if cur is node:
             return True
-        stack.extend(cur.children)
+        stack.extend(child_nodes(cur))
     return False
 
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.nodes import child_nodes
+
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 _TRACE = {"torch.jit.trace", "torch.jit.trace_module"}
@@ -24,7 +26,7 @@ def _mentions_eval(tree: cst.CSTNode, name: str) -> bool:
                     return True
                 if node.args and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "False":
                     return True
-        stack.extend(node.children)
+        stack.extend(child_nodes(node))
     return False
 
 
@@ -46,7 +48,7 @@ def _walk(tree: cst.CSTNode):
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(node.children)
+        stack.extend(child_nodes(node))
 
 
 class TraceInTrainMode(Rule):
