@@ -82,7 +82,7 @@ def observe(path: Path) -> dict:
             elsewhere.append((b.filename, b.lineno, b.gb_ids))
     # Each recompile record reaches two of the collector's loggers (torch._dynamo and torch._dynamo.guards).
     return {"breaks": here, "elsewhere": elsewhere, "skipped": report.skipped_frames,
-            "recompiles": len(report.recompiles) // 2, "calls": len(input_sets), "error": report.error}
+            "recompiles": len(report.recompiles), "calls": len(input_sets), "error": report.error}
 
 
 def write_markers(path: Path, breaks: dict[int, list[str]]) -> None:

@@ -119,7 +119,8 @@ def _dynamo_logs():
     import torch._logging
 
     handler = _Collect()
-    loggers = [logging.getLogger(n) for n in ("torch._dynamo", "torch._dynamo.guards", "torch._guards")]
+    # Records from torch._dynamo.guards.* propagate to torch._dynamo: one handler there sees each once.
+    loggers = [logging.getLogger(n) for n in ("torch._dynamo", "torch._guards")]
     torch._logging.set_logs(graph_breaks=True, recompiles=True)
     # set_logs installs torch's own stderr handlers; keep them quiet, keep our records.
     silenced = []
