@@ -393,20 +393,32 @@ def runtime_only(run: TargetRun, statics: list[Finding], user_file) -> list[Find
     return out
 
 
+def _touched(run: TargetRun, path: str) -> bool:
+    """Whether a target's run executed any line of this file (its functions or its module body)."""
+    module_coverage = (run.payload or {}).get("module_coverage", {})
+    return bool(run.coverage().get(_real(path)) or module_coverage.get(path) or module_coverage.get(_real(path)))
+
+
 def merge(statics: list[Finding], runs: list[TargetRun]) -> None:
     """Set probe_state/evidence on each static finding from every target's verdict (strongest wins)."""
     for f in statics:
         best: Verdict | None = None
         notes: list[str] = []
+        untouched = 0
         for run in runs:
             trace = run.checks.get("trace") or {}
             user_warnings = any(os.path.isfile(w["file"]) for w in trace.get("warnings", []))
             v = judge(f, run, user_warnings)
             if v is None:
                 continue
+            if v.state == NOT_EXERCISED and not _touched(run, f.path):
+                untouched += 1  # this target never loaded the file: it says nothing about the line
+                continue
             if best is None or _RANK[v.state] > _RANK[best.state]:
                 best = v
             notes.extend(v.evidence)
+        if best is None and untouched:
+            best = Verdict(NOT_EXERCISED, [f"none of the {untouched} probed target(s) ran code in {_rel(f.path)}"])
         if best is None:
             continue
         f.probe_state = UNVERIFIED if best.state == _MASKED else best.state
