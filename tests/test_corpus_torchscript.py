@@ -14,10 +14,10 @@ from benchmarks.corpus_torchscript import (
     confusion, corpus_files, ground_truth, lint_corpus, read_label, scores,
 )
 
-# Measured: precision 1.000, recall 0.827 (43/52) with the TS/TA rules of this branch (the misses are constructs
-# owned by the TS102-TS149 rules: try, random, print(file=), numpy, super().forward, getattr, **kwargs).
+# Measured with every TS/TA rule: precision 1.000, recall 0.981 (51/52; the miss is an unannotated
+# `threshold` compared with a tensor, which fails only when called with a float).
 MIN_PRECISION = 0.95
-MIN_RECALL = 0.80
+MIN_RECALL = 0.95
 RECHECKED = ("det_nms_python.py", "det_topk_unannotated.py", "fpn_lateral_enumerate.py", "det_postproc_namedtuple.py")
 
 
