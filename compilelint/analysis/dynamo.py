@@ -362,10 +362,29 @@ def random_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return "GB0007" if _builtin_call(node, ctx, _RANDOM) else None
 
 
+# Where numpy.random functions take `size` positionally. With a size they return an ndarray, which
+# Dynamo traces through torch's numpy support (no break, 2.13); without one they return a Python
+# scalar, which breaks (GB0033). `permutation` breaks with GB0294.
+_NP_RANDOM_SIZE_AT = {
+    "rand": 0, "randn": 0, "random": 0, "random_sample": 0, "ranf": 0, "sample": 0, "standard_normal": 0,
+    "poisson": 1, "exponential": 1, "chisquare": 1, "standard_gamma": 1, "rayleigh": 1, "geometric": 1,
+    "choice": 1, "normal": 2, "uniform": 2, "randint": 2, "binomial": 2, "beta": 2, "gamma": 2,
+    "lognormal": 2, "laplace": 2, "logistic": 2, "gumbel": 2,
+}
+
+
 def numpy_random(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     if isinstance(node, cst.Call):
         q = call_name(node, ctx)
         if q.startswith("numpy.random.") and q.rsplit(".", 1)[-1][:1].islower():
+            fn = q.rsplit(".", 1)[-1]
+            if fn == "permutation":
+                return "GB0294"
+            positional = [a for a in node.args if a.keyword is None and not a.star]
+            has_size = any(a.keyword is not None and a.keyword.value == "size" for a in node.args)
+            size_at = _NP_RANDOM_SIZE_AT.get(fn)
+            if has_size or (size_at is not None and len(positional) > size_at):
+                return None  # an ndarray draw: traced, no break
             return "GB0033"
     return None
 

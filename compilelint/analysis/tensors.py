@@ -439,6 +439,8 @@ class FunctionFacts:
         if isinstance(expr.value, cst.Name) and expr.value.value == "self" and self.class_facts is not None:
             return self.class_facts.attrs.get(expr.attr.value, Kind.UNKNOWN)
         base = self.kind(expr.value)
+        if base in (Kind.TENSOR, Kind.TENSORS) and expr.attr.value in ("values", "indices"):
+            return Kind.TENSOR  # the named tuple of max/min/topk/sort/mode
         if base is Kind.TENSOR:
             return _TENSOR_ATTR_KIND.get(expr.attr.value, Kind.UNKNOWN)
         return Kind.UNKNOWN

@@ -13,11 +13,11 @@ class NumpyRandomGraphBreak(CallBreakRule):
     detector = 'numpy_random'
     gb_id = 'GB0033'
     severity = "warning"
-    message = ("`np.random.*` breaks the graph (GB0033): use torch's RNG (`torch.rand`, `torch.randn`, `torch.randint`) so the draw stays in the graph")
+    message = ("A scalar `np.random.*` draw (no `size`) breaks the graph (GB0033): use torch's RNG (`torch.rand`, `torch.randn`, `torch.randint`) so the draw stays in the graph")
     doc = RuleDoc(
-        what='Flags calls to `numpy.random` functions in compiled code.',
+        what='Flags `numpy.random` draws that return a Python scalar (no `size`) in compiled code.',
         why="Dynamo traces many numpy calls through torch, but not numpy's random generator: it breaks the graph (GB0033).",
-        example='noise = np.random.normal(size=x.shape)',
+        example='noise = np.random.normal()',
         use_instead='noise = torch.randn_like(x)',
     )
     bad = (
@@ -37,6 +37,15 @@ import numpy as np
 class M(torch.nn.Module):
     def forward(self, x):
         noise = torch.rand(())
+        return x + noise
+'''),
+        # An ndarray draw (with a size) is traced through torch's numpy support: no break in 2.13.
+        Example('''import torch
+import numpy as np
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        noise = torch.from_numpy(np.random.normal(0.0, 1.0, size=(3,)).astype("float32"))
         return x + noise
 '''),
     )
