@@ -173,6 +173,26 @@ class RuleContext:
             context=self.context, statement=self._analyzer.statement_index, fix=(fix[0], fix[1], fix[2], not unsafe_fix) if fix else None))
 
 
+_DISPATCH_CACHE: dict[tuple[int, ...], tuple[dict[str, list], dict[type, list]]] = {}
+
+
+def _dispatch_tables(rules: list[Rule]) -> tuple[dict[str, list], dict[type, list]]:
+    """visit_<Node> handlers by node name (and a per-type cache), built once per list of rule objects."""
+    key = tuple(id(r) for r in rules)
+    tables = _DISPATCH_CACHE.get(key)
+    if tables is None or len(_DISPATCH_CACHE) > 64:
+        by_name: dict[str, list] = {}
+        for rule in rules:
+            for attr in dir(rule):
+                if attr.startswith("visit_"):
+                    by_name.setdefault(attr[len("visit_"):], []).append((rule, getattr(rule, attr)))
+        if len(_DISPATCH_CACHE) > 64:
+            _DISPATCH_CACHE.clear()
+        # The rule objects are kept alive by the table itself, so their ids in the key stay theirs.
+        tables = _DISPATCH_CACHE[key] = (by_name, {})
+    return tables
+
+
 class FileAnalyzer:
     def __init__(self, path: str, module_name: str, is_package: bool, rules: list[Rule]) -> None:
         self.path = path
@@ -182,12 +202,7 @@ class FileAnalyzer:
         self.aliases: dict[str, str] = {}
         self.candidates: list[Candidate] = []
         self.summary = FileSummary(path=path, module=module_name, aliases=self.aliases)
-        self.dispatch: dict[str, list] = {}
-        for rule in rules:
-            for attr in dir(rule):
-                if attr.startswith("visit_"):
-                    self.dispatch.setdefault(attr[len("visit_"):], []).append((rule, getattr(rule, attr)))
-        self._by_type: dict[type, list] = {}
+        self.dispatch, self._by_type = _dispatch_tables(rules)
         self._class_facts: dict[str, ClassFacts] = {}
         self.statement_index = 0
         self.ctx = RuleContext(self)
