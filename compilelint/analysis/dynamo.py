@@ -278,8 +278,9 @@ def dynamic_shape(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
                 return "GB0036"
         return None
     if isinstance(node, cst.Subscript) and not _is_store(node, ctx) and ctx.facts.is_tensor(node.value):
-        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
-            if is_bool_mask(node.slice[0].slice.value, ctx):
+        # x[mask], and a mask among other indices (x[b, mask, :4]): both have a data-dependent size
+        for element in node.slice:
+            if isinstance(element.slice, cst.Index) and is_bool_mask(element.slice.value, ctx):
                 return "GB0036"
     return None
 

@@ -33,6 +33,14 @@ class M(torch.nn.Module):
 
 class M(torch.nn.Module):
     def forward(self, x):
+        keep = x[0, :, 0] > 0
+        y = x[0, keep, :2]  # <-
+        return y * 2
+''', inputs="[(torch.randn(2, 5, 3),), (torch.randn(2, 7, 3),)]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
         m = x > 0
         y = x[m]  # <-
         return y * 2
