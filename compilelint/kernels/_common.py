@@ -31,6 +31,20 @@ def launch(tuned, raw, grid, args: dict, config: triton.Config | None, interp_co
     raw[grid](**args, **config.kwargs, num_warps=config.num_warps, num_stages=config.num_stages)
 
 
+def as_rows(x, out):  # noqa: ANN001, ANN201
+    """View x (any leading shape) as (M, N) rows with a unit last stride, and `out` (allocated like x
+    when None) the same way: (x2, y2, out, M, N). Row-wise kernels (norms, softmax) share this."""
+    import torch
+
+    N = x.shape[-1]
+    x2 = x.reshape(-1, N)
+    if x2.stride(-1) != 1:
+        x2 = x2.contiguous()
+    if out is None:
+        out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    return x2, out.view(-1, N), out, x2.shape[0], N
+
+
 def next_pow2(n: int) -> int:
     return triton.next_power_of_2(max(int(n), 1))
 

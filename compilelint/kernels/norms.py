@@ -21,7 +21,7 @@ import torch.nn.functional as F
 import triton
 import triton.language as tl
 
-from ._common import launch, next_pow2
+from ._common import as_rows, launch, next_pow2
 
 __all__ = ["reference_layer_norm", "reference_rms", "layer_norm", "rms_norm", "CONFIGS", "MAX_FUSED_N"]
 
@@ -142,14 +142,7 @@ _tuned_chunked = triton.autotune(_CHUNK_CONFIGS, key=["N", "IS_RMS"])(_norm_chun
 
 
 def _norm(x, weight, bias, eps, is_rms, out, config):
-    N = x.shape[-1]
-    x2 = x.reshape(-1, N)
-    if x2.stride(-1) != 1:
-        x2 = x2.contiguous()
-    M = x2.shape[0]
-    if out is None:
-        out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
-    y2 = out.view(-1, N)
+    x2, y2, out, M, N = as_rows(x, out)
     if M == 0 or N == 0:
         return out
     w = weight.contiguous() if weight is not None else x2  # dummy pointer when absent

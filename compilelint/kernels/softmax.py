@@ -18,7 +18,7 @@ import torch
 import triton
 import triton.language as tl
 
-from ._common import launch, next_pow2
+from ._common import as_rows, launch, next_pow2
 
 __all__ = ["reference", "softmax", "CONFIGS", "MAX_FUSED_N"]
 
@@ -91,14 +91,7 @@ _tuned_online = triton.autotune(_ONLINE_CONFIGS, key=["N"])(_softmax_online)
 
 def softmax(x: torch.Tensor, out=None, config=None):
     """Softmax over the last dim of x (any leading shape)."""
-    N = x.shape[-1]
-    x2 = x.reshape(-1, N)
-    if x2.stride(-1) != 1:
-        x2 = x2.contiguous()
-    M = x2.shape[0]
-    if out is None:
-        out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
-    y2 = out.view(-1, N)
+    x2, y2, out, M, N = as_rows(x, out)
     if M == 0 or N == 0:
         return out
     args = dict(X=x2, Y=y2, M=M, N=N, stride_xm=x2.stride(0), stride_ym=y2.stride(0))
