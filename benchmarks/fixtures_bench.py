@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from compilelint.runtime_probe.bench import render_html, render_table, run_bench  # noqa: E402
+from compilelint.runtime_probe.bench import render_html, render_table, run_bench, speedups  # noqa: E402
 from fixtures.models import PAIRS  # noqa: E402
 
 ORDER = ("refine_item_loop", "yolo_post", "policy_head", "keypoint_post", "moe_router", "vl_cross_attn",
@@ -40,7 +40,11 @@ def main() -> int:
     ap.add_argument("--variants", default="", help="comma-separated columns, in this order (default: all)")
     ap.add_argument("--backend", default="inductor")
     ap.add_argument("--budget", type=float, default=0.0, help="stop starting pairs after this many seconds")
+    ap.add_argument("--merge", nargs="+", default=[], metavar="JSON",
+                    help="run nothing: merge these bench.json files (later ones win per pair) into --out")
     ns = ap.parse_args()
+    if ns.merge:
+        return merge(ns.merge, Path(ns.out))
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", tempfile.mkdtemp(prefix="inductor-cache-"))
     pairs = [p for p in ns.pairs.split(",") if p] or [p for p in ORDER if p in PAIRS]
     out = Path(ns.out)
@@ -64,6 +68,22 @@ def main() -> int:
         (out / "bench.json").write_text(json.dumps(runs, indent=2))
         (out / "bench.txt").write_text("\n".join(render_table(r) for r in runs))
         (out / "bench.html").write_text(render_html(runs))
+    return 0
+
+
+def merge(paths: list[str], out: Path) -> int:
+    """One JSON / table / chart from runs made in several calls (e.g. pairs split over two GPUs)."""
+    by_pair: dict[str, dict] = {}
+    for path in paths:
+        for data in json.loads(Path(path).read_text()):
+            data["speedups"] = speedups(data.get("results", {}))  # recomputed: newer ratios included
+            by_pair[data["pair"]] = data
+    runs = [by_pair[p] for p in ORDER if p in by_pair] + [d for p, d in by_pair.items() if p not in ORDER]
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "bench.json").write_text(json.dumps(runs, indent=2))
+    (out / "bench.txt").write_text("\n\n".join(render_table(r) for r in runs) + "\n")
+    (out / "bench.html").write_text(render_html(runs))
+    print((out / "bench.txt").read_text())
     return 0
 
 

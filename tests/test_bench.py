@@ -65,4 +65,9 @@ def test_percentile_and_speedups():
     assert bench._percentile([1.0, 2.0, 3.0, 4.0, 5.0], 0.5) == 3.0
     assert bench._percentile([1.0, 2.0], 0.99) == pytest.approx(1.99)
     sp = bench.speedups({"compiled_fixed": {"round_ms": 2.0}, "compiled_unfixed": {"round_ms": 5.0}})
-    assert sp == {"compiled_fixed_vs_compiled_unfixed": 2.5}
+    assert sp == {"compiled_fixed_vs_compiled_unfixed": 2.5, "best_compiled_fixed_vs_best_compiled_unfixed": 2.5}
+    # each side in its best mode: fixed is slower by default (launch-bound) but wins under CUDA graphs
+    sp = bench.speedups({"compiled_fixed": {"round_ms": 4.0}, "compiled_unfixed": {"round_ms": 3.0},
+                         "compiled_fixed_ro": {"round_ms": 1.0}, "compiled_unfixed_ro": {"round_ms": 2.5}})
+    assert sp["compiled_fixed_vs_compiled_unfixed"] == 0.75
+    assert sp["best_compiled_fixed_vs_best_compiled_unfixed"] == 2.5
