@@ -222,33 +222,33 @@ class FileAnalyzer:
 
     def _collect_module_imports(self, body) -> None:  # noqa: ANN001
         for stmt in body:
-            if isinstance(stmt, cst.SimpleStatementLine):
+            if type(stmt) is cst.SimpleStatementLine:
                 for small in stmt.body:
-                    if isinstance(small, (cst.Import, cst.ImportFrom)):
+                    if type(small) in (cst.Import, cst.ImportFrom):
                         self.aliases.update(import_aliases(small, self.module_name, self.is_package))
-            elif isinstance(stmt, (cst.If, cst.Try)):
+            elif type(stmt) in (cst.If, cst.Try):
                 self._collect_module_imports(stmt.body.body)
-                if isinstance(stmt, cst.Try):
+                if type(stmt) is cst.Try:
                     for handler in stmt.handlers:
                         self._collect_module_imports(handler.body.body)
 
     def _tensor_returning(self, body) -> set[str]:  # noqa: ANN001
         names = set()
         for stmt in body:
-            if isinstance(stmt, cst.FunctionDef) and stmt.returns is not None:
+            if type(stmt) is cst.FunctionDef and stmt.returns is not None:
                 if annotation_kind(stmt.returns.annotation, self.aliases) is Kind.TENSOR:
                     names.add(stmt.name.value)
-            elif isinstance(stmt, cst.FunctionDef) and infer_returns_tensor(stmt, self.aliases):
+            elif type(stmt) is cst.FunctionDef and infer_returns_tensor(stmt, self.aliases):
                 names.add(stmt.name.value)  # unannotated helper whose every return is a torch result
         return names
 
     def _top_level(self, stmt: cst.CSTNode, module_key: str) -> None:
-        if isinstance(stmt, cst.ClassDef):
+        if type(stmt) is cst.ClassDef:
             self._class(stmt)
-        elif isinstance(stmt, cst.FunctionDef):
+        elif type(stmt) is cst.FunctionDef:
             info = self._function(stmt, None, None)
             self.summary.functions[info.name] = info
-        elif isinstance(stmt, (cst.If, cst.Try)) and self._holds_definitions(stmt):
+        elif type(stmt) in (cst.If, cst.Try) and self._holds_definitions(stmt):
             # `if TYPE_CHECKING:` / `try: import x` blocks that define classes or functions.
             for inner in self._branches(stmt):
                 self._top_level(inner, module_key)
@@ -263,7 +263,7 @@ class FileAnalyzer:
         for handler in getattr(stmt, "handlers", ()):
             out.extend(handler.body.body)
         orelse = getattr(stmt, "orelse", None)
-        if isinstance(orelse, cst.If):
+        if type(orelse) is cst.If:
             out.append(orelse)
         elif orelse is not None:
             out.extend(orelse.body.body)
@@ -271,7 +271,7 @@ class FileAnalyzer:
 
     @staticmethod
     def _holds_definitions(stmt: cst.CSTNode) -> bool:
-        return any(isinstance(s, (cst.ClassDef, cst.FunctionDef)) for s in stmt.body.body)
+        return any(type(s) in (cst.ClassDef, cst.FunctionDef) for s in stmt.body.body)
 
     # -- classes and functions ------------------------------------------------------------------
     def _class(self, node: cst.ClassDef) -> None:
@@ -287,18 +287,18 @@ class FileAnalyzer:
         facts = ClassFacts.from_class(node, self.aliases)
         # Attributes set up by a base class defined earlier in the same file (`class Head(_Base)`).
         for base in node.bases:
-            inherited = self._class_facts.get(base.value.value) if isinstance(base.value, cst.Name) else None
+            inherited = self._class_facts.get(base.value.value) if type(base.value) is cst.Name else None
             if inherited is not None:
                 facts.inherit(inherited)
         self._class_facts[name] = facts
-        returns = {s.name.value for s in node.body.body if isinstance(s, cst.FunctionDef) and s.returns is not None
+        returns = {s.name.value for s in node.body.body if type(s) is cst.FunctionDef and s.returns is not None
                    and annotation_kind(s.returns.annotation, self.aliases) is Kind.TENSOR}
         # The class itself (its body and decorators): rules about module shape report here.
         self._begin_scope(key, name, name, node, facts)
         self._dispatch(node)
         self._end_scope()
         for stmt in node.body.body:
-            if isinstance(stmt, cst.FunctionDef):
+            if type(stmt) is cst.FunctionDef:
                 method = self._function(stmt, node, facts, returns)
                 info.methods[method.name] = method
             else:
@@ -310,7 +310,7 @@ class FileAnalyzer:
                   class_returns: set[str] | None = None) -> FunctionInfo:
         local = f"{cls.name.value}.{node.name.value}" if cls is not None else node.name.value
         key = f"{self.module_name}:{local}"
-        decorators = [q for q in (qualify(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator,
+        decorators = [q for q in (qualify(d.decorator.func if type(d.decorator) is cst.Call else d.decorator,
                                           self.aliases) for d in node.decorators) if q]
         info = FunctionInfo(key=key, name=node.name.value, decorators=decorators)
         self._begin_scope(key, local, cls.name.value if cls else None, cls, class_facts)
@@ -364,10 +364,10 @@ class FileAnalyzer:
                 method(node, ctx)
 
     def _walk_block(self, block: cst.BaseSuite) -> None:
-        if isinstance(block, cst.IndentedBlock):
+        if type(block) is cst.IndentedBlock:
             for stmt in block.body:
                 self._walk_stmt(stmt)
-        elif isinstance(block, cst.SimpleStatementSuite):
+        elif type(block) is cst.SimpleStatementSuite:
             self._walk_line(block)
 
     def _walk_line(self, line: cst.SimpleStatementLine | cst.SimpleStatementSuite) -> None:
@@ -377,7 +377,7 @@ class FileAnalyzer:
     def _walk_stmt(self, stmt: cst.CSTNode) -> None:
         ctx = self.ctx
         facts = ctx.facts
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             self._dispatch(stmt)
             ctx.ancestors.append(stmt)
             self._walk_line(stmt)
@@ -386,14 +386,14 @@ class FileAnalyzer:
         self._dispatch(stmt)
         ctx.ancestors.append(stmt)
         try:
-            if isinstance(stmt, cst.If):
+            if type(stmt) is cst.If:
                 self._walk_expr(stmt.test)
                 self._walk_block(stmt.body)
                 if stmt.orelse is not None:
                     self._walk_stmt(stmt.orelse)
-            elif isinstance(stmt, cst.Else):
+            elif type(stmt) is cst.Else:
                 self._walk_block(stmt.body)
-            elif isinstance(stmt, cst.For):
+            elif type(stmt) is cst.For:
                 self._walk_expr(stmt.iter)
                 facts.bind_iteration(stmt.target, stmt.iter)
                 self._walk_expr(stmt.target)
@@ -402,20 +402,20 @@ class FileAnalyzer:
                 ctx.loop_depth -= 1
                 if stmt.orelse is not None:
                     self._walk_stmt(stmt.orelse)
-            elif isinstance(stmt, cst.While):
+            elif type(stmt) is cst.While:
                 ctx.loop_depth += 1
                 self._walk_expr(stmt.test)
                 self._walk_block(stmt.body)
                 ctx.loop_depth -= 1
                 if stmt.orelse is not None:
                     self._walk_stmt(stmt.orelse)
-            elif isinstance(stmt, cst.With):
+            elif type(stmt) is cst.With:
                 for item in stmt.items:
                     self._walk_expr(item.item)
                     if item.asname is not None:
                         facts.bind(item.asname.name, Kind.UNKNOWN)
                 self._walk_block(stmt.body)
-            elif isinstance(stmt, (cst.Try, cst.TryStar)):
+            elif type(stmt) in (cst.Try, cst.TryStar):
                 self._walk_block(stmt.body)
                 for handler in stmt.handlers:
                     self._dispatch(handler)
@@ -431,7 +431,7 @@ class FileAnalyzer:
                 if stmt.finalbody is not None:
                     self._dispatch(stmt.finalbody)
                     self._walk_block(stmt.finalbody.body)
-            elif isinstance(stmt, cst.FunctionDef):
+            elif type(stmt) is cst.FunctionDef:
                 # A nested function: walked as part of its enclosing function, parameters unknown.
                 saved = dict(facts.env)
                 for p in [*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params]:
@@ -450,18 +450,18 @@ class FileAnalyzer:
         facts = ctx.facts
         self._dispatch(small)
         ctx.ancestors.append(small)
-        if isinstance(small, cst.Assign):
+        if type(small) is cst.Assign:
             self._walk_expr(small.value)
             kind = facts.kind(small.value)
             for target in small.targets:
                 self._walk_expr(target.target)
                 facts.bind(target.target, kind)
                 facts.note_assign(target.target, small.value)
-        elif isinstance(small, cst.AugAssign):
+        elif type(small) is cst.AugAssign:
             self._walk_expr(small.value)
             self._walk_expr(small.target)
             facts.bind(small.target, facts._combine(facts.kind(small.target), facts.kind(small.value)))
-        elif isinstance(small, cst.AnnAssign):
+        elif type(small) is cst.AnnAssign:
             if small.value is not None:
                 self._walk_expr(small.value)
             self._walk_expr(small.target)
@@ -469,7 +469,7 @@ class FileAnalyzer:
             if kind is Kind.UNKNOWN and small.value is not None:
                 kind = facts.kind(small.value)
             facts.bind(small.target, kind)
-        elif isinstance(small, (cst.Import, cst.ImportFrom)):
+        elif type(small) in (cst.Import, cst.ImportFrom):
             facts.aliases.update(import_aliases(small, self.module_name, self.is_package))
         else:
             self._walk_children(small)
@@ -556,14 +556,14 @@ class FileAnalyzer:
             calls = self._current_calls
             if dead_when_scripting([*self.ctx.ancestors, call], self.ctx.function):
                 calls = self._current_info.unscripted_calls
-            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+            if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
                 calls.append(("self", func.attr.value))
             elif qualified is not None:
                 calls.append(("name", qualified))
         kind = COMPILE_CALLS.get(qualified or "")
         if kind is not None and call.args:
             target = call.args[0].value
-            if isinstance(target, cst.Call):
+            if type(target) is cst.Call:
                 target = target.func
             name = qualify(target, self.ctx.facts.aliases)
             if name is not None and not name.startswith("self."):

@@ -18,7 +18,7 @@ from compilelint.analysis.pytypes import walk
 
 
 def _self_attr(expr: cst.BaseExpression) -> str | None:
-    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+    if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
         return expr.attr.value
     return None
 
@@ -58,15 +58,15 @@ def class_shape(node: cst.ClassDef, aliases: dict[str, str]) -> ClassShape:
     shape = ClassShape(node=node)
     shape.base_names = [qualify(a.value, aliases) or "?" for a in node.bases if a.keyword is None]
     for stmt in node.body.body:
-        if isinstance(stmt, cst.FunctionDef):
+        if type(stmt) is cst.FunctionDef:
             shape.methods[stmt.name.value] = stmt
-        elif isinstance(stmt, cst.SimpleStatementLine):
+        elif type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                if type(small) is cst.AnnAssign and type(small.target) is cst.Name:
                     shape.class_level[small.target.value] = small.annotation.annotation
-                elif isinstance(small, cst.Assign):
+                elif type(small) is cst.Assign:
                     for t in small.targets:
-                        if isinstance(t.target, cst.Name):
+                        if type(t.target) is cst.Name:
                             shape.class_level.setdefault(t.target.value, None)
     seen: set[str] = set()
     todo = ["__init__"]
@@ -76,50 +76,50 @@ def class_shape(node: cst.ClassDef, aliases: dict[str, str]) -> ClassShape:
             continue
         seen.add(name)
         for sub, above in walk(shape.methods[name].body, (shape.methods[name],)):
-            if isinstance(sub, cst.Assign):
+            if type(sub) is cst.Assign:
                 for t in sub.targets:
                     attr = _self_attr(t.target)
                     if attr is not None:
                         shape.init_values.setdefault(attr, []).append(sub.value)
-                    elif isinstance(t.target, cst.Subscript) and _self_attr(t.target.value):
+                    elif type(t.target) is cst.Subscript and _self_attr(t.target.value):
                         shape.init_mutated.add(_self_attr(t.target.value))
-                    elif isinstance(t.target, cst.Tuple):
+                    elif type(t.target) is cst.Tuple:
                         for el in t.target.elements:
                             attr = _self_attr(el.value)
                             if attr is not None:
                                 shape.init_values.setdefault(attr, []).append(cst.Name("__unknown__"))
-            elif isinstance(sub, cst.AnnAssign):
+            elif type(sub) is cst.AnnAssign:
                 attr = _self_attr(sub.target)
                 if attr is not None:
                     shape.init_values.setdefault(attr, []).append(sub.value or cst.Name("__unknown__"))
-            elif isinstance(sub, cst.AugAssign):
+            elif type(sub) is cst.AugAssign:
                 attr = _self_attr(sub.target)
                 if attr is not None:
                     shape.init_mutated.add(attr)
-            elif isinstance(sub, cst.Call):
+            elif type(sub) is cst.Call:
                 func = sub.func
-                if isinstance(func, cst.Attribute):
+                if type(func) is cst.Attribute:
                     owner = _self_attr(func.value)
                     if owner is not None:
                         shape.init_mutated.add(owner)
-                    if isinstance(func.value, cst.Name) and func.value.value == "self":
+                    if type(func.value) is cst.Name and func.value.value == "self":
                         method = func.attr.value
                         if method in ("register_buffer", "register_parameter", "add_module", "register_module"):
-                            if sub.args and isinstance(sub.args[0].value, cst.SimpleString):
+                            if sub.args and type(sub.args[0].value) is cst.SimpleString:
                                 shape.init_values.setdefault(sub.args[0].value.evaluated_value, []).append(
                                     cst.Name("__registered__"))
                             else:
                                 shape.dynamic = True
                         else:
                             todo.append(method)
-                elif isinstance(func, cst.Name) and func.value == "setattr":
-                    if len(sub.args) >= 2 and isinstance(sub.args[1].value, cst.SimpleString):
+                elif type(func) is cst.Name and func.value == "setattr":
+                    if len(sub.args) >= 2 and type(sub.args[1].value) is cst.SimpleString:
                         shape.init_values.setdefault(sub.args[1].value.evaluated_value, []).append(cst.Name("__unknown__"))
                     else:
                         shape.dynamic = True
-            elif isinstance(sub, cst.Attribute) and sub.attr.value == "__dict__":
+            elif type(sub) is cst.Attribute and sub.attr.value == "__dict__":
                 shape.dynamic = True
-            elif isinstance(sub, cst.Name) and sub.value == "super" and isinstance(above[-1], cst.Call):
+            elif type(sub) is cst.Name and sub.value == "super" and type(above[-1]) is cst.Call:
                 pass
     _CACHE[id(node)] = shape
     return shape

@@ -49,24 +49,24 @@ class ModuleFacts:
 
     def _scan(self, body, aliases: dict[str, str], class_name: str | None) -> None:  # noqa: ANN001
         for stmt in body:
-            if isinstance(stmt, cst.SimpleStatementLine) and class_name is None:
+            if type(stmt) is cst.SimpleStatementLine and class_name is None:
                 for small in stmt.body:
                     self._small(small, aliases)
-            elif isinstance(stmt, cst.FunctionDef):
-                decorators = {qualify(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator,
+            elif type(stmt) is cst.FunctionDef:
+                decorators = {qualify(d.decorator.func if type(d.decorator) is cst.Call else d.decorator,
                                       aliases) for d in stmt.decorators}
                 if decorators & _DISABLE:
                     self.disabled.add(f"{class_name}.{stmt.name.value}" if class_name else stmt.name.value)
-            elif isinstance(stmt, cst.ClassDef) and class_name is None:
+            elif type(stmt) is cst.ClassDef and class_name is None:
                 self._scan(stmt.body.body, aliases, stmt.name.value)
-            elif isinstance(stmt, (cst.If, cst.Try)) and class_name is None:
+            elif type(stmt) in (cst.If, cst.Try) and class_name is None:
                 self._scan(stmt.body.body, aliases, None)
                 orelse = getattr(stmt, "orelse", None)
-                if isinstance(orelse, cst.Else):
+                if type(orelse) is cst.Else:
                     self._scan(orelse.body.body, aliases, None)
 
     def _small(self, small: cst.BaseSmallStatement, aliases: dict[str, str]) -> None:
-        if isinstance(small, cst.Assign):
+        if type(small) is cst.Assign:
             for target in small.targets:
                 name = qualify(target.target, aliases) or ""
                 truthy = _truthy(small.value)
@@ -76,15 +76,15 @@ class ModuleFacts:
                     self.capture_dynamic_output_shape_ops = truthy
                 elif name == _CONFIG + "reorderable_logging_functions":
                     self.reorderable |= _names_in(small.value, aliases)
-                elif isinstance(target.target, cst.Name) and isinstance(small.value, cst.Call):
+                elif type(target.target) is cst.Name and type(small.value) is cst.Call:
                     if qualify(small.value.func, aliases) == "logging.getLogger":
                         self.loggers.add(target.target.value)
-        elif isinstance(small, cst.AugAssign):
+        elif type(small) is cst.AugAssign:
             if qualify(small.target, aliases) == _CONFIG + "reorderable_logging_functions":
                 self.reorderable |= _names_in(small.value, aliases)
-        elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+        elif type(small) is cst.Expr and type(small.value) is cst.Call:
             func = small.value.func
-            if isinstance(func, cst.Attribute) and func.attr.value in ("add", "update"):
+            if type(func) is cst.Attribute and func.attr.value in ("add", "update"):
                 if qualify(func.value, aliases) == _CONFIG + "reorderable_logging_functions":
                     for arg in small.value.args:
                         self.reorderable |= _names_in(arg.value, aliases)
@@ -94,13 +94,13 @@ class ModuleFacts:
 
 
 def _truthy(value: cst.BaseExpression) -> bool | None:
-    if isinstance(value, cst.Name) and value.value in ("True", "False"):
+    if type(value) is cst.Name and value.value in ("True", "False"):
         return value.value == "True"
     return None
 
 
 def _names_in(value: cst.BaseExpression, aliases: dict[str, str]) -> set[str]:
-    if isinstance(value, (cst.Set, cst.List, cst.Tuple)):
+    if type(value) in (cst.Set, cst.List, cst.Tuple):
         return {q for q in (qualify(e.value, aliases) for e in value.elements) if q}
     q = qualify(value, aliases)
     return {q} if q else set()
@@ -122,11 +122,11 @@ def call_name(call: cst.Call, ctx: "RuleContext") -> str:
 
 
 def _method(call: cst.Call) -> str | None:
-    return call.func.attr.value if isinstance(call.func, cst.Attribute) else None
+    return call.func.attr.value if type(call.func) is cst.Attribute else None
 
 
 def _tensor_method(call: cst.Call, ctx: "RuleContext", names: set[str] | tuple[str, ...]) -> bool:
-    return (isinstance(call.func, cst.Attribute) and call.func.attr.value in names
+    return (type(call.func) is cst.Attribute and call.func.attr.value in names
             and ctx.facts.is_tensor(call.func.value))
 
 
@@ -153,18 +153,18 @@ def is_bool_mask(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
 def _is_store(node: cst.CSTNode, ctx: "RuleContext") -> bool:
     """`node` is (part of) an assignment target: `x[mask] = 0` does not break."""
     parent = ctx.parent
-    if isinstance(parent, cst.Assign):
+    if type(parent) is cst.Assign:
         return any(t.target is node for t in parent.targets)
-    if isinstance(parent, cst.AssignTarget):
+    if type(parent) is cst.AssignTarget:
         return parent.target is node
-    if isinstance(parent, (cst.AugAssign, cst.AnnAssign)):
+    if type(parent) in (cst.AugAssign, cst.AnnAssign):
         return parent.target is node
     return False
 
 
 def _is_param(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
     fn = ctx.function
-    if fn is None or not isinstance(expr, cst.Name):
+    if fn is None or type(expr) is not cst.Name:
         return False
     params = fn.params
     return any(p.name.value == expr.value for p in [*params.posonly_params, *params.params, *params.kwonly_params])
@@ -180,20 +180,20 @@ def _in_forward(ctx: "RuleContext") -> bool:
 # Each returns Dynamo's gb id (torch 2.13) when `node` breaks the graph, else None.
 
 def item(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
-    if isinstance(node, cst.Call) and not node.args and _tensor_method(node, ctx, ("item",)):
+    if type(node) is cst.Call and not node.args and _tensor_method(node, ctx, ("item",)):
         return None if ctx.module_facts.capture_scalar_outputs else "GB0124"
     return None
 
 
 def tolist(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
-    if isinstance(node, cst.Call) and not node.args and _tensor_method(node, ctx, ("tolist",)):
+    if type(node) is cst.Call and not node.args and _tensor_method(node, ctx, ("tolist",)):
         return "GB0109"  # GB0033 for integer tensors; capture_scalar_outputs does not help float ones
     return None
 
 
 def scalar_conversion(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     """int(t) / float(t) / bool(t) of a tensor."""
-    if (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("int", "float", "bool")
+    if (type(node) is cst.Call and type(node.func) is cst.Name and node.func.value in ("int", "float", "bool")
             and len(node.args) == 1 and ctx.facts.is_tensor(node.args[0].value)):
         if node.func.value == "bool":
             return "GB0124"
@@ -202,18 +202,18 @@ def scalar_conversion(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 
 def _condition_breaks(test: cst.BaseExpression, ctx: "RuleContext") -> bool:
-    if isinstance(test, cst.BooleanOperation):
+    if type(test) is cst.BooleanOperation:
         return _condition_breaks(test.left, ctx) or _condition_breaks(test.right, ctx)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         return _condition_breaks(test.expression, ctx)
     if _is_param(test, ctx):
         return False  # `if flag:` on an unannotated parameter: almost always a Python flag
-    if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value in ("any", "all") \
+    if type(test) is cst.Call and type(test.func) is cst.Name and test.func.value in ("any", "all") \
             and len(test.args) == 1:
         arg = test.args[0].value
         if ctx.facts.is_tensor(arg):
             return True
-        if isinstance(arg, (cst.GeneratorExp, cst.ListComp)) and isinstance(arg.elt, cst.Comparison) \
+        if type(arg) in (cst.GeneratorExp, cst.ListComp) and type(arg.elt) is cst.Comparison \
                 and ctx.facts.kind(arg.elt) is Kind.TENSOR:
             return True  # all(iou(a, b) < t for b in kept): each element is bool(tensor)
     return ctx.facts.kind(test) is Kind.TENSOR
@@ -222,7 +222,7 @@ def _condition_breaks(test: cst.BaseExpression, ctx: "RuleContext") -> bool:
 def branch(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     """`if`/`while`/`x if c else y`/`and`/`or`/`not` on a tensor (its data)."""
     test = None
-    if isinstance(node, (cst.If, cst.While, cst.IfExp)):
+    if type(node) in (cst.If, cst.While, cst.IfExp):
         test = node.test
     if test is not None and _condition_breaks(test, ctx):
         return "GB0170"
@@ -231,7 +231,7 @@ def branch(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 def builtin_any_all(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     """any(t)/all(t) of a tensor outside a condition (inside one, `branch` reports it)."""
-    if (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("any", "all")
+    if (type(node) is cst.Call and type(node.func) is cst.Name and node.func.value in ("any", "all")
             and len(node.args) == 1 and ctx.facts.is_tensor(node.args[0].value)):
         return "GB0170"
     return None
@@ -244,9 +244,9 @@ _DYNAMIC_METHODS = ("nonzero", "unique", "unique_consecutive", "masked_select", 
 
 
 def _is_array_comparison(expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.Comparison):
-        return not any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons)
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr)):
+    if type(expr) is cst.Comparison:
+        return not any(type(c.operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn) for c in expr.comparisons)
+    if type(expr) is cst.BinaryOperation and type(expr.operator) in (cst.BitAnd, cst.BitOr):
         return _is_array_comparison(expr.left) or _is_array_comparison(expr.right)
     return False
 
@@ -254,13 +254,13 @@ def _is_array_comparison(expr: cst.BaseExpression) -> bool:
 def dynamic_shape(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     if ctx.module_facts.capture_dynamic_output_shape_ops:
         return None
-    if isinstance(node, cst.Call):
+    if type(node) is cst.Call:
         name = call_name(node, ctx)
         if name in _DYNAMIC_FUNCS and node.args:
             return "GB0036"
         if name == "torch.where" and len(node.args) == 1 and node.args[0].keyword is None:
             return "GB0036"  # one-argument torch.where(cond) is nonzero(as_tuple=True)
-        if isinstance(node.func, cst.Attribute) and node.func.attr.value in _DYNAMIC_METHODS:
+        if type(node.func) is cst.Attribute and node.func.attr.value in _DYNAMIC_METHODS:
             receiver = node.func.value
             kind = ctx.facts.kind(receiver)
             if kind is Kind.TENSOR:
@@ -277,18 +277,18 @@ def dynamic_shape(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
             if repeats is not None and ctx.facts.is_tensor(repeats):
                 return "GB0036"
         return None
-    if isinstance(node, cst.Subscript) and not _is_store(node, ctx) and ctx.facts.is_tensor(node.value):
+    if type(node) is cst.Subscript and not _is_store(node, ctx) and ctx.facts.is_tensor(node.value):
         # x[mask], and a mask among other indices (x[b, mask, :4]): both have a data-dependent size
         for element in node.slice:
-            if isinstance(element.slice, cst.Index) and is_bool_mask(element.slice.value, ctx):
+            if type(element.slice) is cst.Index and is_bool_mask(element.slice.value, ctx):
                 return "GB0036"
     return None
 
 
 def _builtin_call(node: cst.CSTNode, ctx: "RuleContext", names: set[str]) -> str | None:
-    if isinstance(node, cst.Call):
+    if type(node) is cst.Call:
         q = call_name(node, ctx) or None
-        if q in names and not (isinstance(node.func, cst.Name) and node.func.value in ctx.facts.env):
+        if q in names and not (type(node.func) is cst.Name and node.func.value in ctx.facts.env):
             return q
     return None
 
@@ -312,13 +312,13 @@ _LOGGER_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "cr
 
 def logger_method(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     """`logger.info(...)` on a logging.Logger (reorderable_logging_functions does not cover these in 2.13)."""
-    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+    if not (type(node) is cst.Call and type(node.func) is cst.Attribute
             and node.func.attr.value in _LOGGER_METHODS):
         return None
     owner = node.func.value
-    if isinstance(owner, cst.Name) and owner.value in ctx.module_facts.loggers and owner.value not in ctx.facts.env:
+    if type(owner) is cst.Name and owner.value in ctx.module_facts.loggers and owner.value not in ctx.facts.env:
         return "GB0291"
-    if isinstance(owner, cst.Call) and ctx.qualify(owner.func) == "logging.getLogger":
+    if type(owner) is cst.Call and ctx.qualify(owner.func) == "logging.getLogger":
         return "GB0291"
     return None
 
@@ -375,7 +375,7 @@ _NP_RANDOM_SIZE_AT = {
 
 
 def numpy_random(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
-    if isinstance(node, cst.Call):
+    if type(node) is cst.Call:
         q = call_name(node, ctx)
         if q.startswith("numpy.random.") and q.rsplit(".", 1)[-1][:1].islower():
             fn = q.rsplit(".", 1)[-1]
@@ -396,7 +396,7 @@ _C_BUILTINS = {"zlib.crc32", "zlib.adler32", "zlib.compress", "zlib.decompress",
 
 
 def c_builtin(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
-    if isinstance(node, cst.Call):
+    if type(node) is cst.Call:
         q = call_name(node, ctx)
         if q in _C_BUILTINS or q.startswith("hashlib."):
             return "GB0007"
@@ -426,7 +426,7 @@ def deepcopy(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     if _builtin_call(node, ctx, {"copy.deepcopy"}):
         arg = _arg(node, 0)
         if arg is not None and (ctx.facts.kind(arg) in (Kind.TENSOR, Kind.TENSORS, Kind.MODULE, Kind.MODULES)
-                                or (isinstance(arg, cst.Name) and arg.value == "self")):
+                                or (type(arg) is cst.Name and arg.value == "self")):
             return "GB4198"
     return None
 
@@ -471,7 +471,7 @@ _THIRD_PARTY = ("scipy.", "cv2.", "PIL.", "pandas.", "sklearn.", "skimage.")
 
 
 def third_party(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
-    if isinstance(node, cst.Call):
+    if type(node) is cst.Call:
         q = call_name(node, ctx)
         if q.startswith(_THIRD_PARTY):
             return "GB0156" if q.startswith("scipy.") else "GB0007"
@@ -479,13 +479,13 @@ def third_party(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 
 def disabled_callee(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
-    if not isinstance(node, cst.Call):
+    if type(node) is not cst.Call:
         return None
     disabled = ctx.module_facts.disabled
     func = node.func
-    if isinstance(func, cst.Name) and func.value in disabled and func.value not in ctx.facts.env:
+    if type(func) is cst.Name and func.value in disabled and func.value not in ctx.facts.env:
         return "GB0098"
-    if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
+    if (type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"
             and ctx.class_name and f"{ctx.class_name}.{func.attr.value}" in disabled):
         return "GB0098"
     return None
@@ -496,7 +496,7 @@ def explicit_break(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 
 def backward(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
-    if isinstance(node, cst.Call) and _tensor_method(node, ctx, ("backward",)):
+    if type(node) is cst.Call and _tensor_method(node, ctx, ("backward",)):
         return "GB0123"
     if _builtin_call(node, ctx, {"torch.autograd.backward"}):
         return "GB0123"
@@ -509,7 +509,7 @@ def autograd_grad(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 def data_dependent_op(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     """torch.equal/allclose (Python bool out of tensor data) and math.* of a tensor."""
-    if not isinstance(node, cst.Call):
+    if type(node) is not cst.Call:
         return None
     q = call_name(node, ctx)
     if q in ("torch.equal", "torch.allclose") or _tensor_method(node, ctx, ("equal", "allclose")):
@@ -540,10 +540,10 @@ _RNN = {"torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN", "torch.nn.modules.rnn.L
 
 def rnn_module(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     """Calling an nn.LSTM / nn.GRU / nn.RNN submodule (built in __init__)."""
-    if not isinstance(node, cst.Call):
+    if type(node) is not cst.Call:
         return None
     func = node.func
-    if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
+    if (type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"
             and ctx.class_facts is not None):
         if getattr(ctx.class_facts, "attr_calls", {}).get(func.attr.value) in _RNN:
             return "GB0014"
@@ -552,7 +552,7 @@ def rnn_module(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 def network_io(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     """requests.* / urllib.request.urlopen / socket connections (2.13: each made Dynamo skip the frame)."""
-    if not isinstance(node, cst.Call):
+    if type(node) is not cst.Call:
         return None
     q = call_name(node, ctx)
     if q.startswith("requests.") and q.rsplit(".", 1)[-1] in ("get", "post", "put", "delete", "head", "patch",
@@ -569,13 +569,13 @@ def network_io(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 def requires_grad(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     """`t.requires_grad_()` / `requires_grad_(True)` in compiled code (False is traced)."""
-    if not (isinstance(node, cst.Call) and _tensor_method(node, ctx, ("requires_grad_",))):
+    if not (type(node) is cst.Call and _tensor_method(node, ctx, ("requires_grad_",))):
         return None
     arg = _arg(node, 0, "requires_grad")
-    if isinstance(arg, cst.Name) and arg.value == "False":
+    if type(arg) is cst.Name and arg.value == "False":
         return None
     receiver = node.func.value
-    if isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and receiver.value.value == "self":
+    if type(receiver) is cst.Attribute and type(receiver.value) is cst.Name and receiver.value.value == "self":
         return None  # a parameter/buffer of the module: not verified
     return "GB0125" if _is_param(receiver, ctx) else "GB8985"
 
@@ -611,7 +611,7 @@ def break_severity(ctx: "RuleContext", node: cst.CSTNode, default: str = "warnin
     if _in_rare_branch(ctx, node):
         return "note"
     fn = ctx.function
-    if fn is None or not isinstance(fn.body, cst.IndentedBlock):
+    if fn is None or type(fn.body) is not cst.IndentedBlock:
         return default
     body = list(fn.body.body)
     top = next((a for a in ctx.ancestors if any(a is s for s in body)), None)
@@ -629,10 +629,10 @@ _IS_COMPILING = {"torch.compiler.is_compiling", "torch._dynamo.is_compiling", "t
 
 def _is_compiling_test(test: cst.BaseExpression, ctx: "RuleContext") -> bool | None:
     """True for `is_compiling()`, False for `not is_compiling()`, None for anything else."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         inner = _is_compiling_test(test.expression, ctx)
         return None if inner is None else not inner
-    if isinstance(test, cst.Call) and not test.args and (ctx.qualify(test.func) or "") in _IS_COMPILING:
+    if type(test) is cst.Call and not test.args and (ctx.qualify(test.func) or "") in _IS_COMPILING:
         return True
     return None
 
@@ -642,7 +642,7 @@ def dead_under_dynamo(ctx: "RuleContext", node: cst.CSTNode) -> bool:
     `if torch.compiler.is_compiling():`): is_compiling() is a constant True while Dynamo traces."""
     ancestors = ctx.ancestors
     for i, anc in enumerate(ancestors):
-        if not isinstance(anc, (cst.If, cst.IfExp)):
+        if type(anc) not in (cst.If, cst.IfExp):
             continue
         nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
         if nxt is anc.test:
@@ -650,7 +650,7 @@ def dead_under_dynamo(ctx: "RuleContext", node: cst.CSTNode) -> bool:
         compiling = _is_compiling_test(anc.test, ctx)
         if compiling is None:
             continue
-        in_body = nxt is anc.body or (isinstance(anc.body, cst.IndentedBlock) and any(nxt is s for s in anc.body.body))
+        in_body = nxt is anc.body or (type(anc.body) is cst.IndentedBlock and any(nxt is s for s in anc.body.body))
         if compiling is False and in_body:
             return True
         if compiling is True and not in_body:
@@ -663,7 +663,7 @@ def _in_rare_branch(ctx: "RuleContext", node: cst.CSTNode) -> bool:
     branch only for inputs that take it), on tensor data (itself a break), or an error path (`raise`)."""
     ancestors = ctx.ancestors
     for i, anc in enumerate(ancestors):
-        if not isinstance(anc, cst.If):
+        if type(anc) is not cst.If:
             continue
         nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
         if nxt is anc.test:
@@ -672,17 +672,17 @@ def _in_rare_branch(ctx: "RuleContext", node: cst.CSTNode) -> bool:
             return True
         if first_break(anc.test, ctx) is not None:
             return True  # `if os.path.exists(p):` - the condition itself breaks; the body runs only sometimes
-        body = anc.body.body if isinstance(anc.body, cst.IndentedBlock) else ()
+        body = anc.body.body if type(anc.body) is cst.IndentedBlock else ()
         last = body[-1] if body else None
-        if isinstance(last, cst.SimpleStatementLine) and any(isinstance(s, cst.Raise) for s in last.body):
+        if type(last) is cst.SimpleStatementLine and any(type(s) is cst.Raise for s in last.body):
             return True
     return False
 
 
 def _plain_return(stmt: cst.CSTNode) -> bool:
-    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Return)):
+    if not (type(stmt) is cst.SimpleStatementLine and len(stmt.body) == 1 and type(stmt.body[0]) is cst.Return):
         return False
     value = stmt.body[0].value
-    if value is None or isinstance(value, cst.Name):
+    if value is None or type(value) is cst.Name:
         return True
-    return isinstance(value, cst.Tuple) and all(isinstance(e.value, cst.Name) for e in value.elements)
+    return type(value) is cst.Tuple and all(type(e.value) is cst.Name for e in value.elements)

@@ -22,22 +22,22 @@ class ModuleGlobals:
 def module_globals(module: cst.Module) -> ModuleGlobals:
     out = ModuleGlobals()
     for stmt in module.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
-                if isinstance(small, cst.Assign):
+                if type(small) is cst.Assign:
                     for t in small.targets:
-                        if isinstance(t.target, cst.Name):
+                        if type(t.target) is cst.Name:
                             out.literal_types[t.target.value] = _literal_type(small.value)
-                elif isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
+                elif type(small) is cst.AnnAssign and small.value is not None and type(small.target) is cst.Name:
                     out.literal_types[small.target.value] = _literal_type(small.value)
     stack: list[tuple[cst.CSTNode, str]] = [(s, "") for s in module.body]
     while stack:
         node, fn = stack.pop()
-        if isinstance(node, cst.FunctionDef):
+        if type(node) is cst.FunctionDef:
             fn = node.name.value
-        if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        if type(node) in (cst.SimpleStatementLine, cst.SimpleStatementSuite):
             for small in node.body:
-                if isinstance(small, cst.Global) and fn:
+                if type(small) is cst.Global and fn:
                     for item in small.names:
                         out.rebound.setdefault(item.name.value, []).append(fn)
             continue

@@ -13,10 +13,10 @@ import libcst as cst
 def dotted(expr: cst.BaseExpression) -> str | None:
     """`a.b.c` -> "a.b.c"; anything that is not a plain name/attribute chain -> None."""
     parts: list[str] = []
-    while isinstance(expr, cst.Attribute):
+    while type(expr) is cst.Attribute:
         parts.append(expr.attr.value)
         expr = expr.value
-    if not isinstance(expr, cst.Name):
+    if type(expr) is not cst.Name:
         return None
     parts.append(expr.value)
     return ".".join(reversed(parts))
@@ -25,12 +25,12 @@ def dotted(expr: cst.BaseExpression) -> str | None:
 def import_aliases(node: cst.Import | cst.ImportFrom, module: str, is_package: bool) -> dict[str, str]:
     """Local names bound by one import statement -> the dotted names they stand for."""
     out: dict[str, str] = {}
-    if isinstance(node, cst.Import):
+    if type(node) is cst.Import:
         for alias in node.names:
             full = dotted(alias.name)
             if full is None:
                 continue
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+            if alias.asname is not None and type(alias.asname.name) is cst.Name:
                 out[alias.asname.name.value] = full
             else:
                 head = full.split(".")[0]
@@ -45,13 +45,13 @@ def import_aliases(node: cst.Import | cst.ImportFrom, module: str, is_package: b
         for _ in range(level - 1):
             package = package.rpartition(".")[0]
         base = ".".join(p for p in (package, base) if p)
-    if isinstance(node.names, cst.ImportStar):
+    if type(node.names) is cst.ImportStar:
         return out
     for alias in node.names:
         name = dotted(alias.name)
         if name is None:
             continue
-        local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
+        local = alias.asname.name.value if alias.asname is not None and type(alias.asname.name) is cst.Name else name
         out[local] = f"{base}.{name}" if base else name
     return out
 

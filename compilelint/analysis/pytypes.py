@@ -20,15 +20,15 @@ _TENSOR_TYPE = "torch.Tensor"
 
 
 def literal_scalar_type(expr: cst.BaseExpression) -> str | None:
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
+    if type(expr) is cst.UnaryOperation and type(expr.operator) in (cst.Minus, cst.Plus):
         expr = expr.expression
-    if isinstance(expr, cst.Integer):
+    if type(expr) is cst.Integer:
         return "int"
-    if isinstance(expr, cst.Float):
+    if type(expr) is cst.Float:
         return "float"
-    if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+    if type(expr) in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
         return "str"
-    if isinstance(expr, cst.Name) and expr.value in ("True", "False"):
+    if type(expr) is cst.Name and expr.value in ("True", "False"):
         return "bool"
     return None
 
@@ -40,17 +40,17 @@ class FunctionTypes:
         self.function = function
         self.names: dict[str, str | None] = {}
         for p in [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]:
-            if p.annotation is not None and isinstance(p.annotation.annotation, cst.Name) and \
+            if p.annotation is not None and type(p.annotation.annotation) is cst.Name and \
                     p.annotation.annotation.value in ("int", "float", "str", "bool"):
                 self.names[p.name.value] = p.annotation.annotation.value
         for node, _ in walk(function.body):
-            if isinstance(node, (cst.For, cst.CompFor)):
+            if type(node) in (cst.For, cst.CompFor):
                 self._iteration(node.target, node.iter)
-            elif isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            elif type(node) is cst.Assign and len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
                 self._note(node.targets[0].target.value, literal_scalar_type(node.value) or _call_type(node.value))
-            elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name):
+            elif type(node) is cst.AnnAssign and type(node.target) is cst.Name:
                 ann = node.annotation.annotation
-                if isinstance(ann, cst.Name) and ann.value in ("int", "float", "str", "bool"):
+                if type(ann) is cst.Name and ann.value in ("int", "float", "str", "bool"):
                     self.names[node.target.value] = ann.value
 
     def _note(self, name: str, typ: str | None) -> None:
@@ -60,12 +60,12 @@ class FunctionTypes:
             self.names[name] = typ
 
     def _iteration(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
-        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name):
+        if type(iterable) is cst.Call and type(iterable.func) is cst.Name:
             fname = iterable.func.value
-            if fname == "range" and isinstance(target, cst.Name):
+            if fname == "range" and type(target) is cst.Name:
                 self._note(target.value, "int")
-            elif fname == "enumerate" and isinstance(target, cst.Tuple) and target.elements and \
-                    isinstance(target.elements[0].value, cst.Name):
+            elif fname == "enumerate" and type(target) is cst.Tuple and target.elements and \
+                    type(target.elements[0].value) is cst.Name:
                 self._note(target.elements[0].value.value, "int")
 
     def scalar_type(self, expr: cst.BaseExpression, facts: FunctionFacts | None = None) -> str | None:
@@ -73,21 +73,21 @@ class FunctionTypes:
         lit = literal_scalar_type(expr)
         if lit is not None:
             return lit
-        if isinstance(expr, cst.Name) and expr.value in self.names:
+        if type(expr) is cst.Name and expr.value in self.names:
             return self.names[expr.value]
         call = _call_type(expr)
         if call is not None:
             return call
-        if isinstance(expr, cst.BinaryOperation):
+        if type(expr) is cst.BinaryOperation:
             left, right = self.scalar_type(expr.left, facts), self.scalar_type(expr.right, facts)
-            if left == right == "str" and isinstance(expr.operator, cst.Add):
+            if left == right == "str" and type(expr.operator) is cst.Add:
                 return "str"
             if left in ("int", "float") and right in ("int", "float"):
-                if isinstance(expr.operator, cst.Divide) or "float" in (left, right):
+                if type(expr.operator) is cst.Divide or "float" in (left, right):
                     return "float"
                 return "int"
             return None
-        if facts is not None and facts.kind(expr) is Kind.SIZE and not isinstance(expr, cst.Name):
+        if facts is not None and facts.kind(expr) is Kind.SIZE and type(expr) is not cst.Name:
             return "int"
         return None
 
@@ -102,11 +102,11 @@ class FunctionTypes:
             looked_up = _self_table_value_type(expr, class_node, facts.aliases)
             if looked_up is not None:
                 return looked_up
-        if facts is not None and facts.kind(expr) is Kind.TENSOR and not isinstance(expr, cst.Name):
+        if facts is not None and facts.kind(expr) is Kind.TENSOR and type(expr) is not cst.Name:
             return _TENSOR_TYPE
-        if isinstance(expr, cst.Name) and facts is not None and facts.kind(expr) is Kind.TENSOR:
+        if type(expr) is cst.Name and facts is not None and facts.kind(expr) is Kind.TENSOR:
             return _TENSOR_TYPE
-        if isinstance(expr, cst.Tuple) and expr.elements and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
+        if type(expr) is cst.Tuple and expr.elements and not any(type(e) is cst.StarredElement for e in expr.elements):
             parts = [self.element_type(e.value, facts) for e in expr.elements]
             if all(parts):
                 return f"Tuple[{', '.join(parts)}]"
@@ -115,11 +115,11 @@ class FunctionTypes:
 
 def _self_table_value_type(expr: cst.BaseExpression, class_node: cst.ClassDef, aliases: dict[str, str]) -> str | None:
     owner = None
-    if isinstance(expr, cst.Subscript):
+    if type(expr) is cst.Subscript:
         owner = expr.value
-    elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get":
+    elif type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value == "get":
         owner = expr.func.value
-    if not (isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self"):
+    if not (type(owner) is cst.Attribute and type(owner.value) is cst.Name and owner.value.value == "self"):
         return None
     from compilelint.analysis.classshape import class_shape
 
@@ -127,25 +127,25 @@ def _self_table_value_type(expr: cst.BaseExpression, class_node: cst.ClassDef, a
     if not values or len(values) != 1:
         return None
     table = values[0]
-    if isinstance(table, cst.Dict):
-        items = [e.value for e in table.elements if isinstance(e, cst.DictElement)]
-    elif isinstance(table, cst.DictComp):
+    if type(table) is cst.Dict:
+        items = [e.value for e in table.elements if type(e) is cst.DictElement]
+    elif type(table) is cst.DictComp:
         items = [table.value]
-    elif isinstance(table, (cst.List, cst.Tuple)) and isinstance(expr, cst.Subscript):
+    elif type(table) in (cst.List, cst.Tuple) and type(expr) is cst.Subscript:
         items = [e.value for e in table.elements]
     else:
         return None
-    if isinstance(table, cst.DictComp) and isinstance(table.value, cst.BinaryOperation):
-        kinds = {"int"} if all(isinstance(x, (cst.Name, cst.Integer)) for x in (table.value.left, table.value.right)) else set()
+    if type(table) is cst.DictComp and type(table.value) is cst.BinaryOperation:
+        kinds = {"int"} if all(type(x) in (cst.Name, cst.Integer) for x in (table.value.left, table.value.right)) else set()
         # {c: i + 2 for i, c in enumerate(...)}: only trust an enumerate index plus an int literal
-        return "int" if kinds and isinstance(table.for_in.iter, cst.Call) and \
-            isinstance(table.for_in.iter.func, cst.Name) and table.for_in.iter.func.value == "enumerate" else None
+        return "int" if kinds and type(table.for_in.iter) is cst.Call and \
+            type(table.for_in.iter.func) is cst.Name and table.for_in.iter.func.value == "enumerate" else None
     types = {literal_scalar_type(v) for v in items}
     return types.pop() if len(types) == 1 and None not in types else None
 
 
 def _call_type(expr: cst.BaseExpression) -> str | None:
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.args:
+    if type(expr) is cst.Call and type(expr.func) is cst.Name and expr.args:
         return _SCALAR_CALLS.get(expr.func.value)
     return None
 
@@ -193,10 +193,10 @@ class BodyIndex:
             item = stack.pop()
             node, parent, _ = item
             nodes.append(item)
-            if isinstance(node, cst.Name):
+            if type(node) is cst.Name:
                 names.setdefault(node.value, []).append(item)
                 continue
-            if node is not root and isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            if node is not root and type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
                 continue
             for name in _fields(type(node)):
                 value = getattr(node, name)
@@ -231,15 +231,15 @@ def walk(node: cst.CSTNode, ancestors: tuple[cst.CSTNode, ...] = ()) -> Iterator
 def name_uses(function: cst.FunctionDef, name: str) -> Iterator[tuple[cst.Name, tuple[cst.CSTNode, ...]]]:
     """Loads and stores of the local `name` in `function`'s body (not its parameters' declarations)."""
     for node, parent, grand in body_index(function.body).names.get(name, ()):
-        if isinstance(parent, cst.Attribute) and parent.attr is node:
+        if type(parent) is cst.Attribute and parent.attr is node:
             continue
-        if isinstance(parent, cst.Arg) and parent.keyword is node:
+        if type(parent) is cst.Arg and parent.keyword is node:
             continue
         yield node, tuple(a for a in (grand, parent) if a is not None)
 
 
 def is_none(expr: cst.BaseExpression | None) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "None"
+    return type(expr) is cst.Name and expr.value == "None"
 
 
 def refined_names(function: cst.FunctionDef) -> set[str]:
@@ -247,28 +247,28 @@ def refined_names(function: cst.FunctionDef) -> set[str]:
     or as a bare truth value anywhere in `function`: TorchScript refines their type there."""
     out: set[str] = set()
     for node, _ in walk(function.body, (function,)):
-        if isinstance(node, cst.Comparison) and any(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in node.comparisons):
+        if type(node) is cst.Comparison and any(type(c.operator) in (cst.Is, cst.IsNot) for c in node.comparisons):
             for operand in [node.left, *(c.comparator for c in node.comparisons)]:
                 out.add(dotted(operand))
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "isinstance" and node.args:
+        elif type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "isinstance" and node.args:
             out.add(dotted(node.args[0].value))
-        elif isinstance(node, (cst.If, cst.While, cst.IfExp)):
+        elif type(node) in (cst.If, cst.While, cst.IfExp):
             out.add(dotted(node.test))
-        elif isinstance(node, cst.Assert):
+        elif type(node) is cst.Assert:
             out.add(dotted(node.test))
-        elif isinstance(node, cst.BooleanOperation):
+        elif type(node) is cst.BooleanOperation:
             out.add(dotted(node.left))
             out.add(dotted(node.right))
-        elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        elif type(node) is cst.UnaryOperation and type(node.operator) is cst.Not:
             out.add(dotted(node.expression))
     out.discard("")
     return out
 
 
 def dotted(expr: cst.BaseExpression) -> str:
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return expr.value
-    if isinstance(expr, cst.Attribute):
+    if type(expr) is cst.Attribute:
         inner = dotted(expr.value)
         return f"{inner}.{expr.attr.value}" if inner else ""
     return ""
@@ -293,32 +293,32 @@ def scalar_use(name: cst.Name, above: tuple[cst.CSTNode, ...], facts: FunctionFa
         return None
     parent = above[-1]
     grand = above[-2] if len(above) > 1 else None
-    if isinstance(parent, cst.Slice) and name in (parent.lower, parent.upper, parent.step):
+    if type(parent) is cst.Slice and name in (parent.lower, parent.upper, parent.step):
         return "int", "a slice bound"
-    if isinstance(parent, cst.Comparison):
+    if type(parent) is cst.Comparison:
         operands = [parent.left, *(c.comparator for c in parent.comparisons)]
         others = [o for o in operands if o is not name]
         if any(literal_scalar_type(o) == "str" for o in others):
             return "str", "compared with a string"
         for c in parent.comparisons:
-            if isinstance(c.operator, (cst.In, cst.NotIn)) and parent.left is name and \
-                    isinstance(c.comparator, (cst.Tuple, cst.List, cst.Set)) and c.comparator.elements and \
+            if type(c.operator) in (cst.In, cst.NotIn) and parent.left is name and \
+                    type(c.comparator) in (cst.Tuple, cst.List, cst.Set) and c.comparator.elements and \
                     all(literal_scalar_type(e.value) == "str" for e in c.comparator.elements):
                 return "str", "tested for membership in strings"
-    if isinstance(parent, cst.Attribute) and parent.value is name and parent.attr.value in _STR_METHODS and \
-            isinstance(grand, cst.Call):
+    if type(parent) is cst.Attribute and parent.value is name and parent.attr.value in _STR_METHODS and \
+            type(grand) is cst.Call:
         return "str", f"`.{parent.attr.value}()` called on it"
-    if isinstance(parent, cst.Arg) and parent.value is name and isinstance(grand, cst.Call):
+    if type(parent) is cst.Arg and parent.value is name and type(grand) is cst.Call:
         call = grand
         func = call.func
         keyword = parent.keyword.value if parent.keyword is not None else None
-        if isinstance(func, cst.Name) and func.value == "range":
+        if type(func) is cst.Name and func.value == "range":
             return "int", "`range()` argument"
         qualified = qualify(func, aliases) or ""
         is_torch = qualified.startswith("torch.")
         # A local's kind is not known yet when a signature is checked; these method names are tensor API
         # (lists, dicts and str have none of them), so an owner of unknown kind counts as a tensor here.
-        is_tensor_method = isinstance(func, cst.Attribute) and (
+        is_tensor_method = type(func) is cst.Attribute and (
             facts.kind(func.value) is Kind.TENSOR
             or (facts.kind(func.value) is Kind.UNKNOWN and func.attr.value in _INT_METHOD_ARGS
                 and not _is_module_ref(func.value)))
@@ -338,7 +338,7 @@ def scalar_use(name: cst.Name, above: tuple[cst.CSTNode, ...], facts: FunctionFa
 
 def _is_module_ref(expr: cst.BaseExpression) -> bool:
     """`np.`/`math.`-style module prefixes and `self`: owners that are certainly not tensors."""
-    return isinstance(expr, cst.Name) and expr.value in ("np", "numpy", "math", "self", "torch", "F", "nn")
+    return type(expr) is cst.Name and expr.value in ("np", "numpy", "math", "self", "torch", "F", "nn")
 
 
 def value_use(name: cst.CSTNode, above: tuple[cst.CSTNode, ...]) -> str | None:
@@ -347,19 +347,19 @@ def value_use(name: cst.CSTNode, above: tuple[cst.CSTNode, ...]) -> str | None:
     if not above:
         return None
     parent = above[-1]
-    if isinstance(parent, cst.Attribute) and parent.value is name:
+    if type(parent) is cst.Attribute and parent.value is name:
         return f"`.{parent.attr.value}`"
-    if isinstance(parent, cst.BinaryOperation):
+    if type(parent) is cst.BinaryOperation:
         return "arithmetic"
-    if isinstance(parent, cst.AugAssign) and parent.value is name:
+    if type(parent) is cst.AugAssign and parent.value is name:
         return "arithmetic"
-    if isinstance(parent, cst.Subscript) and parent.value is name:
+    if type(parent) is cst.Subscript and parent.value is name:
         return "indexing"
-    if isinstance(parent, cst.Call) and parent.func is name:
+    if type(parent) is cst.Call and parent.func is name:
         return "a call"
-    if isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is name:
+    if type(parent) in (cst.For, cst.CompFor) and parent.iter is name:
         return "iteration"
-    if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Minus):
+    if type(parent) is cst.UnaryOperation and type(parent.operator) is cst.Minus:
         return "arithmetic"
     return None
 
@@ -367,10 +367,10 @@ def value_use(name: cst.CSTNode, above: tuple[cst.CSTNode, ...]) -> str | None:
 def is_rebound(function: cst.FunctionDef, name: str) -> bool:
     """Whether `name` is assigned (or a loop target) somewhere in `function`'s body."""
     for node, parent, _ in body_index(function.body).names.get(name, ()):
-        if isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.WithItem)) \
+        if type(parent) in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.WithItem) \
                 and getattr(parent, "target", None) is node:
             return True
-        if isinstance(parent, cst.AsName) or isinstance(parent, cst.Element) and isinstance(_, (cst.Tuple, cst.List)):
+        if type(parent) is cst.AsName or type(parent) is cst.Element and type(_) in (cst.Tuple, cst.List):
             return True
     return False
 
@@ -380,7 +380,7 @@ def has_overloads(class_node: cst.ClassDef | None, method: str) -> bool:
     TorchScript then compiles the annotated overloads, not the implementation's signature."""
     if class_node is None:
         return False
-    count = sum(1 for s in class_node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == method)
+    count = sum(1 for s in class_node.body.body if type(s) is cst.FunctionDef and s.name.value == method)
     return count > 1
 
 
@@ -392,7 +392,7 @@ def never_compiled_init(function: cst.FunctionDef, class_node: cst.ClassDef | No
     from compilelint.analysis.names import qualify
 
     for d in class_node.decorators:
-        target = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+        target = d.decorator.func if type(d.decorator) is cst.Call else d.decorator
         if (qualify(target, aliases) or "").startswith("torch.jit.script"):
             return False
     return True

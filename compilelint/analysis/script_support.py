@@ -88,28 +88,28 @@ def module_constants(module: cst.Module, aliases: dict[str, str]) -> dict[str, s
             values[name] = what
 
     for stmt in module.body:
-        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        if type(stmt) in (cst.FunctionDef, cst.ClassDef):
             note(stmt.name.value, None)
             continue
-        if not isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is not cst.SimpleStatementLine:
             continue
         for small in stmt.body:
-            if isinstance(small, cst.Assign):
+            if type(small) is cst.Assign:
                 what = constant_type(small.value, aliases)
                 for target in small.targets:
-                    if isinstance(target.target, cst.Name):
+                    if type(target.target) is cst.Name:
                         note(target.target.value, what)
-            elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
+            elif type(small) is cst.AnnAssign and type(small.target) is cst.Name and small.value is not None:
                 note(small.target.value, constant_type(small.value, aliases))
-            elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
+            elif type(small) is cst.AugAssign and type(small.target) is cst.Name:
                 note(small.target.value, None)
-            elif isinstance(small, (cst.Import, cst.ImportFrom)):
-                names = small.names if not isinstance(small.names, cst.ImportStar) else ()
+            elif type(small) in (cst.Import, cst.ImportFrom):
+                names = small.names if type(small.names) is not cst.ImportStar else ()
                 for alias in names:
                     local = alias.asname.name if alias.asname is not None else alias.name
-                    while isinstance(local, cst.Attribute):
+                    while type(local) is cst.Attribute:
                         local = local.value
-                    if isinstance(local, cst.Name):
+                    if type(local) is cst.Name:
                         note(local.value, None)
     return {name: what for name, what in values.items() if seen.get(name) == 1}
 
@@ -120,29 +120,29 @@ _DTYPE_NAMES = {"float32", "float", "float16", "half", "bfloat16", "float64", "d
 
 def constant_type(value: cst.BaseExpression, aliases: dict[str, str]) -> str | None:
     """The type of a plain constant value expression, or None if it is not clearly one."""
-    if isinstance(value, cst.Integer):
+    if type(value) is cst.Integer:
         return "int"
-    if isinstance(value, cst.Float):
+    if type(value) is cst.Float:
         return "float"
-    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
-        return constant_type(value.expression, aliases) if isinstance(value.expression, (cst.Integer, cst.Float)) else None
-    if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)):
+    if type(value) is cst.UnaryOperation and type(value.operator) is cst.Minus:
+        return constant_type(value.expression, aliases) if type(value.expression) in (cst.Integer, cst.Float) else None
+    if type(value) in (cst.SimpleString, cst.ConcatenatedString):
         return "str"
-    if isinstance(value, cst.Name) and value.value in ("True", "False"):
+    if type(value) is cst.Name and value.value in ("True", "False"):
         return "bool"
-    if isinstance(value, cst.Name) and value.value == "None":
+    if type(value) is cst.Name and value.value == "None":
         return "None"
-    if isinstance(value, (cst.Tuple, cst.List)):
-        if value.elements and all(not isinstance(e, cst.StarredElement) and constant_type(e.value, aliases)
+    if type(value) in (cst.Tuple, cst.List):
+        if value.elements and all(type(e) is not cst.StarredElement and constant_type(e.value, aliases)
                                   for e in value.elements):
-            return "tuple" if isinstance(value, cst.Tuple) else "list"
+            return "tuple" if type(value) is cst.Tuple else "list"
         return None
-    if isinstance(value, cst.Dict):
-        if value.elements and all(isinstance(e, cst.DictElement) and constant_type(e.key, aliases)
+    if type(value) is cst.Dict:
+        if value.elements and all(type(e) is cst.DictElement and constant_type(e.key, aliases)
                                   and constant_type(e.value, aliases) for e in value.elements):
             return "dict"
         return None
-    if isinstance(value, cst.Attribute):
+    if type(value) is cst.Attribute:
         name = qualify(value, aliases) or ""
         if name.startswith("torch.") and name[len("torch."):] in _DTYPE_NAMES:
             return "dtype"
@@ -153,24 +153,24 @@ def is_load(node: cst.Name, parent: cst.CSTNode | None) -> bool:
     """True when `node` reads a variable (not an attribute name, keyword, target or definition)."""
     if parent is None:
         return True
-    if isinstance(parent, cst.Attribute):
+    if type(parent) is cst.Attribute:
         return parent.value is node
-    if isinstance(parent, cst.Arg):
+    if type(parent) is cst.Arg:
         return parent.value is node
-    if isinstance(parent, (cst.AssignTarget, cst.Param, cst.FunctionDef, cst.ClassDef, cst.NameItem,
-                           cst.ImportAlias, cst.AsName, cst.Decorator, cst.Global, cst.Nonlocal)):
+    if type(parent) in (cst.AssignTarget, cst.Param, cst.FunctionDef, cst.ClassDef, cst.NameItem,
+                           cst.ImportAlias, cst.AsName, cst.Decorator, cst.Global, cst.Nonlocal):
         return False
-    if isinstance(parent, cst.Assign):
+    if type(parent) is cst.Assign:
         return all(t.target is not node for t in parent.targets)
-    if isinstance(parent, (cst.AnnAssign, cst.AugAssign)):
+    if type(parent) in (cst.AnnAssign, cst.AugAssign):
         return parent.target is not node
-    if isinstance(parent, (cst.For, cst.CompFor)):
+    if type(parent) in (cst.For, cst.CompFor):
         return parent.target is not node
-    if isinstance(parent, (cst.Tuple, cst.List, cst.StarredElement, cst.Element)):
+    if type(parent) in (cst.Tuple, cst.List, cst.StarredElement, cst.Element):
         return True  # the caller checks whether the display is a target
-    if isinstance(parent, cst.NamedExpr):
+    if type(parent) is cst.NamedExpr:
         return parent.target is not node
-    if isinstance(parent, cst.ExceptHandler):
+    if type(parent) is cst.ExceptHandler:
         return parent.type is node
     return True
 
@@ -182,11 +182,11 @@ def is_load(node: cst.Name, parent: cst.CSTNode | None) -> bool:
 # are never compiled. Verified on torch 2.13 (`x.data_ptr()`, numpy, `del self.k`, `print(sep=)`, ...).
 
 def _is_scripting_call(expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.Call) and not expr.args:
+    if type(expr) is cst.Call and not expr.args:
         func = expr.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "is_scripting":
+        if type(func) is cst.Attribute and func.attr.value == "is_scripting":
             return True
-        if isinstance(func, cst.Name) and func.value == "is_scripting":
+        if type(func) is cst.Name and func.value == "is_scripting":
             return True
     return False
 
@@ -195,16 +195,16 @@ def _scripting_test(test: cst.BaseExpression) -> bool | None:
     """True for `torch.jit.is_scripting()`, False for `not torch.jit.is_scripting()`, else None."""
     if _is_scripting_call(test):
         return True
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and _is_scripting_call(test.expression):
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not and _is_scripting_call(test.expression):
         return False
     return None
 
 
 def _returns(block: cst.BaseSuite) -> bool:
-    body = block.body if isinstance(block, cst.IndentedBlock) else [block]
+    body = block.body if type(block) is cst.IndentedBlock else [block]
     last = body[-1] if body else None
-    if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
+    if type(last) in (cst.SimpleStatementLine, cst.SimpleStatementSuite):
+        return any(type(s) in (cst.Return, cst.Raise) for s in last.body)
     return False
 
 
@@ -214,19 +214,19 @@ def iter_statements(block: cst.BaseSuite):
     stack = [block]
     while stack:
         node = stack.pop()
-        body = node.body if isinstance(node, (cst.IndentedBlock, cst.SimpleStatementSuite)) else None
+        body = node.body if type(node) in (cst.IndentedBlock, cst.SimpleStatementSuite) else None
         if body is None:
             continue
         for stmt in body:
             yield stmt
-            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) or not isinstance(stmt, cst.BaseCompoundStatement):
+            if type(stmt) in (cst.FunctionDef, cst.ClassDef) or not isinstance(stmt, cst.BaseCompoundStatement):
                 continue
             inner = getattr(stmt, "body", None)
             if isinstance(inner, cst.BaseSuite):
                 stack.append(inner)
             for extra in ("orelse", "finalbody"):
                 sub = getattr(stmt, extra, None)
-                while isinstance(sub, cst.If):  # elif chain
+                while type(sub) is cst.If:  # elif chain
                     yield sub
                     stack.append(sub.body)
                     sub = sub.orelse
@@ -246,7 +246,7 @@ def mentions_is_scripting(fn: cst.FunctionDef) -> bool:
     hit = _GUARDED.get(id(fn))
     if hit is not None and hit[0] is fn:
         return hit[1]
-    found = any(isinstance(stmt, cst.If) and _scripting_test(stmt.test) is not None for stmt in iter_statements(fn.body))
+    found = any(type(stmt) is cst.If and _scripting_test(stmt.test) is not None for stmt in iter_statements(fn.body))
     if len(_GUARDED) > 4096:
         _GUARDED.clear()
     _GUARDED[id(fn)] = (fn, found)
@@ -259,7 +259,7 @@ def dead_when_scripting(ancestors: list[cst.CSTNode], function: cst.FunctionDef 
         return False
     for i, anc in enumerate(ancestors[:-1] if len(ancestors) > 1 else ancestors):
         child = ancestors[i + 1] if i + 1 < len(ancestors) else None
-        if isinstance(anc, cst.If) and child is not None and child is not anc.test:
+        if type(anc) is cst.If and child is not None and child is not anc.test:
             polarity = _scripting_test(anc.test)
             in_else = child is anc.orelse
             if polarity is False and not in_else:
@@ -267,11 +267,11 @@ def dead_when_scripting(ancestors: list[cst.CSTNode], function: cst.FunctionDef 
             if polarity is True and in_else:
                 return True
         body = getattr(anc, "body", None)
-        if isinstance(body, cst.IndentedBlock) and child is not None and child in body.body:
+        if type(body) is cst.IndentedBlock and child is not None and child in body.body:
             for stmt in body.body:
                 if stmt is child:
                     break
-                if isinstance(stmt, cst.If) and _scripting_test(stmt.test) is True and _returns(stmt.body):
+                if type(stmt) is cst.If and _scripting_test(stmt.test) is True and _returns(stmt.body):
                     return True
     return False
 

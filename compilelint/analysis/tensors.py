@@ -101,10 +101,10 @@ def annotation_kind(annotation: cst.BaseExpression, aliases: dict[str, str]) -> 
         return Kind.TENSOR
     if name in _PY_ANNOTATIONS:
         return Kind.PY
-    if isinstance(annotation, cst.Subscript):
+    if type(annotation) is cst.Subscript:
         outer = qualify(annotation.value, aliases) or ""
         last = outer.rsplit(".", 1)[-1]
-        inner = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
+        inner = [e.slice.value for e in annotation.slice if type(e.slice) is cst.Index]
         inner_kinds = [annotation_kind(i, aliases) for i in inner]
         if last == "Optional" and inner_kinds:
             return inner_kinds[0]
@@ -113,24 +113,24 @@ def annotation_kind(annotation: cst.BaseExpression, aliases: dict[str, str]) -> 
         ):
             return Kind.TENSORS
         return Kind.PY if all(k is Kind.PY for k in inner_kinds) and inner_kinds else Kind.UNKNOWN
-    if isinstance(annotation, cst.BinaryOperation):  # X | None
+    if type(annotation) is cst.BinaryOperation:  # X | None
         kinds = {annotation_kind(annotation.left, aliases), annotation_kind(annotation.right, aliases)}
         kinds.discard(Kind.NONE)
         return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
-    if isinstance(annotation, cst.Name) and annotation.value == "None":
+    if type(annotation) is cst.Name and annotation.value == "None":
         return Kind.NONE
     return Kind.UNKNOWN
 
 
 def literal_kind(expr: cst.BaseExpression) -> Kind | None:
-    if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,
-                         cst.FormattedString)):
+    if type(expr) in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,
+                         cst.FormattedString):
         return Kind.PY
-    if isinstance(expr, cst.Name) and expr.value in ("True", "False"):
+    if type(expr) is cst.Name and expr.value in ("True", "False"):
         return Kind.PY
-    if isinstance(expr, cst.Name) and expr.value == "None":
+    if type(expr) is cst.Name and expr.value == "None":
         return Kind.NONE
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.expression, (cst.Integer, cst.Float)):
+    if type(expr) is cst.UnaryOperation and type(expr.expression) in (cst.Integer, cst.Float):
         return Kind.PY
     return None
 
@@ -157,7 +157,7 @@ class ClassFacts:
     def from_class(cls, node: cst.ClassDef, aliases: dict[str, str]) -> "ClassFacts":
         facts = cls()
         for stmt in node.body.body:
-            if isinstance(stmt, cst.FunctionDef):
+            if type(stmt) is cst.FunctionDef:
                 facts.methods.add(stmt.name.value)
                 if stmt.name.value == "__init__":
                     facts._scan_init(stmt, aliases)
@@ -167,25 +167,25 @@ class ClassFacts:
         env = FunctionFacts(aliases, ClassFacts())
         for node in _iter_simple_statements(init.body):
             for small in node.body:
-                if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
-                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                if type(small) in (cst.Assign, cst.AnnAssign) and small.value is not None:
+                    targets = [t.target for t in small.targets] if type(small) is cst.Assign else [small.target]
                     kind = self._value_kind(small.value, aliases, env)
                     for target in targets:
                         if _is_self_attr(target):
                             self.attrs[target.attr.value] = kind
                             self.literal_types[target.attr.value] = _literal_type(small.value)
-                            if isinstance(small.value, cst.Call):
+                            if type(small.value) is cst.Call:
                                 self.attr_calls[target.attr.value] = qualify(small.value.func, aliases) or ""
-                        elif isinstance(target, cst.Name):
+                        elif type(target) is cst.Name:
                             env.env[target.value] = kind
-                elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+                elif type(small) is cst.Expr and type(small.value) is cst.Call:
                     call = small.value
                     func = call.func
-                    if (isinstance(func, cst.Attribute) and func.attr.value in ("register_buffer", "register_parameter")
-                            and call.args and isinstance(call.args[0].value, cst.SimpleString)):
+                    if (type(func) is cst.Attribute and func.attr.value in ("register_buffer", "register_parameter")
+                            and call.args and type(call.args[0].value) is cst.SimpleString):
                         self.attrs[call.args[0].value.evaluated_value] = Kind.TENSOR
-                    elif (isinstance(func, cst.Attribute) and func.attr.value == "add_module"
-                            and call.args and isinstance(call.args[0].value, cst.SimpleString)):
+                    elif (type(func) is cst.Attribute and func.attr.value == "add_module"
+                            and call.args and type(call.args[0].value) is cst.SimpleString):
                         self.attrs[call.args[0].value.evaluated_value] = Kind.MODULE
 
     @staticmethod
@@ -193,7 +193,7 @@ class ClassFacts:
         lit = literal_kind(value)
         if lit is not None:
             return lit
-        if isinstance(value, cst.Call):
+        if type(value) is cst.Call:
             name = qualify(value.func, aliases) or ""
             if name in _MODULE_CONTAINERS:
                 return Kind.MODULES
@@ -209,25 +209,25 @@ class ClassFacts:
             last = name.rsplit(".", 1)[-1]
             if last[:1].isupper():  # constructing a class: in an nn.Module's __init__, usually a submodule
                 return Kind.MODULE
-        if isinstance(value, (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)):
+        if type(value) in (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp):
             return Kind.PY
         return env.kind(value)
 
 
 def _literal_type(value: cst.BaseExpression) -> str:
-    if isinstance(value, cst.Integer) or (isinstance(value, cst.UnaryOperation) and isinstance(value.expression, cst.Integer)):
+    if type(value) is cst.Integer or (type(value) is cst.UnaryOperation and type(value.expression) is cst.Integer):
         return "int"
-    if isinstance(value, cst.Float) or (isinstance(value, cst.UnaryOperation) and isinstance(value.expression, cst.Float)):
+    if type(value) is cst.Float or (type(value) is cst.UnaryOperation and type(value.expression) is cst.Float):
         return "float"
-    if isinstance(value, cst.Name) and value.value in ("True", "False"):
+    if type(value) is cst.Name and value.value in ("True", "False"):
         return "bool"
-    if isinstance(value, cst.Name) and value.value == "None":
+    if type(value) is cst.Name and value.value == "None":
         return "None"
-    if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+    if type(value) in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
         return "str"
-    if isinstance(value, (cst.List, cst.ListComp)):
+    if type(value) in (cst.List, cst.ListComp):
         return "list"
-    if isinstance(value, (cst.Dict, cst.DictComp)):
+    if type(value) in (cst.Dict, cst.DictComp):
         return "dict"
     return ""
 
@@ -236,11 +236,11 @@ def _param_type(p: cst.Param) -> str:
     """"int"/"float"/"bool"/"str" for a parameter annotated so (or Optional of it), else its literal default's type."""
     if p.annotation is not None:
         ann = p.annotation.annotation
-        if isinstance(ann, cst.Subscript) and isinstance(ann.value, (cst.Name, cst.Attribute)):
-            last = ann.value.attr.value if isinstance(ann.value, cst.Attribute) else ann.value.value
-            inner = [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)]
+        if type(ann) is cst.Subscript and type(ann.value) in (cst.Name, cst.Attribute):
+            last = ann.value.attr.value if type(ann.value) is cst.Attribute else ann.value.value
+            inner = [e.slice.value for e in ann.slice if type(e.slice) is cst.Index]
             ann = inner[0] if last == "Optional" and len(inner) == 1 else ann
-        if isinstance(ann, cst.Name) and ann.value in ("int", "float", "bool", "str"):
+        if type(ann) is cst.Name and ann.value in ("int", "float", "bool", "str"):
             return ann.value
         return ""
     if p.default is not None:
@@ -250,7 +250,7 @@ def _param_type(p: cst.Param) -> str:
 
 
 def _is_self_attr(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"
+    return type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self"
 
 
 def _iter_simple_statements(block: cst.BaseSuite):
@@ -259,10 +259,10 @@ def _iter_simple_statements(block: cst.BaseSuite):
     while stack:
         node = stack.pop()
         body = getattr(node, "body", None)
-        if isinstance(node, cst.SimpleStatementLine):
+        if type(node) is cst.SimpleStatementLine:
             yield node
             continue
-        if isinstance(node, cst.SimpleStatementSuite):
+        if type(node) is cst.SimpleStatementSuite:
             yield node
             continue
         items = body if isinstance(body, (list, tuple)) else ([body] if body is not None else [])
@@ -320,39 +320,39 @@ class FunctionFacts:
                     self.assumed.add(name)
             self.params.add(name)
         for star in (params.star_arg, params.star_kwarg):
-            if isinstance(star, cst.Param):
+            if type(star) is cst.Param:
                 self.env[star.name.value] = Kind.UNKNOWN
 
     def bind(self, target: cst.BaseExpression, kind: Kind) -> None:
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             self.env[target.value] = kind
-        elif isinstance(target, (cst.Tuple, cst.List)):
+        elif type(target) in (cst.Tuple, cst.List):
             element = {Kind.SHAPE: Kind.SIZE, Kind.TENSORS: Kind.TENSOR, Kind.TENSOR: Kind.TENSOR,
                        Kind.VALUE: Kind.VALUE, Kind.PY: Kind.PY}.get(kind, Kind.UNKNOWN)
             for el in target.elements:
                 self.bind(el.value, element)
-        elif isinstance(target, cst.StarredElement):
+        elif type(target) is cst.StarredElement:
             self.bind(target.value, Kind.UNKNOWN)
 
     def bind_iteration(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
         """`for target in iterable`: the kind of one element."""
         kind = self.kind(iterable)
-        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name):
+        if type(iterable) is cst.Call and type(iterable.func) is cst.Name:
             fname = iterable.func.value
             if fname == "range":
                 arg_kinds = {self.kind(a.value) for a in iterable.args}
                 element = Kind.VALUE if (Kind.VALUE in arg_kinds or Kind.TENSOR in arg_kinds) else (
                     Kind.SIZE if Kind.SIZE in arg_kinds else Kind.PY)
                 self.bind(target, element)
-                if isinstance(target, cst.Name):
+                if type(target) is cst.Name:
                     # a loop index: the loop (not a test of the index) is what specialises (TR303)
                     self.size_tags[target.value] = {"index"}
                 return
-            if fname == "enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2 and iterable.args:
+            if fname == "enumerate" and type(target) is cst.Tuple and len(target.elements) == 2 and iterable.args:
                 self.bind(target.elements[0].value, Kind.PY)
                 self._bind_element(target.elements[1].value, self.kind(iterable.args[0].value))
                 return
-            if fname == "zip" and isinstance(target, cst.Tuple) and len(target.elements) == len(iterable.args):
+            if fname == "zip" and type(target) is cst.Tuple and len(target.elements) == len(iterable.args):
                 for el, arg in zip(target.elements, iterable.args):
                     self._bind_element(el.value, self.kind(arg.value))
                 return
@@ -368,52 +368,52 @@ class FunctionFacts:
         lit = literal_kind(expr)
         if lit is not None:
             return lit
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             return self.env.get(expr.value, Kind.UNKNOWN)
-        if isinstance(expr, cst.Attribute):
+        if type(expr) is cst.Attribute:
             return self._attribute_kind(expr)
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             return self._call_kind(expr)
-        if isinstance(expr, cst.Subscript):
+        if type(expr) is cst.Subscript:
             base = self.kind(expr.value)
             if base is Kind.TENSOR:
                 return Kind.TENSOR
             if base is Kind.SHAPE:
-                is_slice = any(isinstance(e.slice, cst.Slice) for e in expr.slice)
+                is_slice = any(type(e.slice) is cst.Slice for e in expr.slice)
                 return Kind.SHAPE if is_slice else Kind.SIZE
             if base is Kind.TENSORS:
-                is_slice = any(isinstance(e.slice, cst.Slice) for e in expr.slice)
+                is_slice = any(type(e.slice) is cst.Slice for e in expr.slice)
                 return Kind.TENSORS if is_slice else Kind.TENSOR
             if base is Kind.VALUE:
                 return Kind.VALUE
             if base is Kind.MODULES:
                 return Kind.MODULE
             return Kind.UNKNOWN
-        if isinstance(expr, cst.BinaryOperation):
+        if type(expr) is cst.BinaryOperation:
             return self._combine(self.kind(expr.left), self.kind(expr.right))
-        if isinstance(expr, cst.UnaryOperation):
+        if type(expr) is cst.UnaryOperation:
             inner = self.kind(expr.expression)
-            if isinstance(expr.operator, cst.Not) and inner is Kind.TENSOR:
+            if type(expr.operator) is cst.Not and inner is Kind.TENSOR:
                 return Kind.VALUE  # `not t` calls bool(t)
             return inner
-        if isinstance(expr, cst.Comparison):
+        if type(expr) is cst.Comparison:
             kinds = [self.kind(expr.left)] + [self.kind(c.comparator) for c in expr.comparisons]
-            if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
+            if any(type(c.operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn) for c in expr.comparisons):
                 return Kind.PY if all(k is not Kind.TENSOR for k in kinds) else Kind.UNKNOWN
             combined = kinds[0]
             for k in kinds[1:]:
                 combined = self._combine(combined, k)
             return combined
-        if isinstance(expr, cst.BooleanOperation):
+        if type(expr) is cst.BooleanOperation:
             left, right = self.kind(expr.left), self.kind(expr.right)
             if Kind.TENSOR in (left, right) or Kind.VALUE in (left, right):
                 return Kind.VALUE
             return self._combine(left, right)
-        if isinstance(expr, cst.IfExp):
+        if type(expr) is cst.IfExp:
             body, orelse = self.kind(expr.body), self.kind(expr.orelse)
             return body if body is orelse else (body if orelse in (Kind.NONE, Kind.UNKNOWN) else Kind.UNKNOWN)
-        if isinstance(expr, (cst.Tuple, cst.List)):
-            kinds = {self.kind(e.value) for e in expr.elements if not isinstance(e, cst.StarredElement)}
+        if type(expr) in (cst.Tuple, cst.List):
+            kinds = {self.kind(e.value) for e in expr.elements if type(e) is not cst.StarredElement}
             if kinds and kinds <= {Kind.TENSOR, Kind.TENSORS}:
                 return Kind.TENSORS
             if kinds and kinds <= {Kind.SIZE, Kind.PY}:
@@ -436,7 +436,7 @@ class FunctionFacts:
         return Kind.UNKNOWN
 
     def _attribute_kind(self, expr: cst.Attribute) -> Kind:
-        if isinstance(expr.value, cst.Name) and expr.value.value == "self" and self.class_facts is not None:
+        if type(expr.value) is cst.Name and expr.value.value == "self" and self.class_facts is not None:
             return self.class_facts.attrs.get(expr.attr.value, Kind.UNKNOWN)
         base = self.kind(expr.value)
         if base in (Kind.TENSOR, Kind.TENSORS) and expr.attr.value in ("values", "indices"):
@@ -448,7 +448,7 @@ class FunctionFacts:
     def _call_kind(self, call: cst.Call) -> Kind:
         func = call.func
         args = [self.kind(a.value) for a in call.args]
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             name = func.value
             if name in ("int", "float", "bool", "complex") and args:
                 if args[0] in (Kind.TENSOR, Kind.VALUE):
@@ -491,10 +491,10 @@ class FunctionFacts:
         if qualified.startswith("math."):
             return Kind.VALUE if Kind.TENSOR in args or Kind.VALUE in args else (
                 Kind.SIZE if Kind.SIZE in args else Kind.PY)
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             owner = func.value
             method = func.attr.value
-            if isinstance(owner, cst.Name) and owner.value == "self" and self.class_facts is not None:
+            if type(owner) is cst.Name and owner.value == "self" and self.class_facts is not None:
                 attr_kind = self.class_facts.attrs.get(method)
                 if attr_kind in (Kind.MODULE, Kind.MODULES):
                     return Kind.TENSOR  # calling a submodule
@@ -523,13 +523,13 @@ class FunctionFacts:
     # -- trace facts: data-dependent shapes ----------------------------------------------------
     def note_assign(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """Record data-dependent shapes, sizes and masks for `target = value` (after `bind`)."""
-        if (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))
+        if (type(target) in (cst.Tuple, cst.List) and type(value) in (cst.Tuple, cst.List)
                 and len(target.elements) == len(value.elements)):
             for t, v in zip(target.elements, value.elements):  # `boxes, scores = boxes[keep], scores[keep]`
                 self.note_assign(t.value, v.value)
             return
-        names = [target.value] if isinstance(target, cst.Name) else [
-            e.value.value for e in getattr(target, "elements", ()) if isinstance(e.value, cst.Name)]
+        names = [target.value] if type(target) is cst.Name else [
+            e.value.value for e in getattr(target, "elements", ()) if type(e.value) is cst.Name]
         dyn = self.has_dynamic_shape(value)
         dyn_size = self.reads_dynamic_size(value)
         mask = self.is_bool_mask(value)
@@ -543,27 +543,27 @@ class FunctionFacts:
                 self.dynamic.add(name)
             if dyn_size:
                 self.dynamic_sizes.add(name)
-            if mask and isinstance(target, cst.Name):
+            if mask and type(target) is cst.Name:
                 self.masks.add(name)
 
     def is_bool_mask(self, expr: cst.BaseExpression) -> bool:
         """A boolean tensor: a comparison of tensors, `~m`, `m & n`, `.bool()`, `torch.logical_*`."""
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             return expr.value in self.masks
-        if isinstance(expr, cst.Comparison):
-            if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in expr.comparisons):
+        if type(expr) is cst.Comparison:
+            if any(type(c.operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn) for c in expr.comparisons):
                 return False
             return self.kind(expr) is Kind.TENSOR
-        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
+        if type(expr) is cst.UnaryOperation and type(expr.operator) is cst.BitInvert:
             return self.is_bool_mask(expr.expression)
-        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+        if type(expr) is cst.BinaryOperation and type(expr.operator) in (cst.BitAnd, cst.BitOr, cst.BitXor):
             return self.is_bool_mask(expr.left) or self.is_bool_mask(expr.right)
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             func = expr.func
             name = qualify(func, self.aliases) or ""
             if name.startswith("torch.") and name[len("torch."):] in _BOOL_OPS:
                 return True
-            if isinstance(func, cst.Attribute) and func.attr.value in _BOOL_OPS + ("bool",) \
+            if type(func) is cst.Attribute and func.attr.value in _BOOL_OPS + ("bool",) \
                     and self.kind(func.value) is Kind.TENSOR:
                 return True
         return False
@@ -571,13 +571,13 @@ class FunctionFacts:
     def has_dynamic_shape(self, expr: cst.BaseExpression) -> bool:
         """True when the tensor `expr` has a shape that depends on tensor DATA (nonzero, x[mask], unique,
         masked_select, nms keep indices, and what is computed from them element-wise or by indexing)."""
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             return expr.value in self.dynamic
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             func = expr.func
             name = qualify(func, self.aliases) or ""
-            last = name.rsplit(".", 1)[-1] if name else (func.attr.value if isinstance(func, cst.Attribute) else "")
-            if isinstance(func, cst.Attribute) and self.kind(func.value) is Kind.TENSOR:
+            last = name.rsplit(".", 1)[-1] if name else (func.attr.value if type(func) is cst.Attribute else "")
+            if type(func) is cst.Attribute and self.kind(func.value) is Kind.TENSOR:
                 method = func.attr.value
                 if method in _DYNAMIC_SHAPE_OPS:
                     return True
@@ -590,28 +590,28 @@ class FunctionFacts:
                 return True
             if name.startswith("torch.") and last in ("cat", "stack") and expr.args:
                 inner = expr.args[0].value
-                if isinstance(inner, (cst.List, cst.Tuple)):
+                if type(inner) in (cst.List, cst.Tuple):
                     return any(self.has_dynamic_shape(e.value) for e in inner.elements)
                 return False
             if name.startswith("torch.") and (last in _SHAPE_PRESERVING or last in _ELEMENTWISE) and expr.args:
                 return self.has_dynamic_shape(expr.args[0].value)
             return False
-        if isinstance(expr, cst.Subscript):
+        if type(expr) is cst.Subscript:
             if self.kind(expr.value) is not Kind.TENSOR:
                 return False
-            indices = [e.slice.value for e in expr.slice if isinstance(e.slice, cst.Index)]
+            indices = [e.slice.value for e in expr.slice if type(e.slice) is cst.Index]
             if any(self.is_bool_mask(i) or self.has_dynamic_shape(i) for i in indices):
                 return True
             if self.has_dynamic_shape(expr.value):
                 # d[:, :4], d[order] keep the data-dependent first dimension; d[0] drops it
                 first = expr.slice[0].slice
-                return isinstance(first, cst.Slice) or (isinstance(first, cst.Index)
-                                                         and not isinstance(first.value, cst.Integer)
+                return type(first) is cst.Slice or (type(first) is cst.Index
+                                                         and type(first.value) is not cst.Integer
                                                          and self.kind(first.value) is Kind.TENSOR)
             return False
-        if isinstance(expr, cst.BinaryOperation):
+        if type(expr) is cst.BinaryOperation:
             return self.has_dynamic_shape(expr.left) or self.has_dynamic_shape(expr.right)
-        if isinstance(expr, cst.UnaryOperation):
+        if type(expr) is cst.UnaryOperation:
             return self.has_dynamic_shape(expr.expression)
         return False
 
@@ -619,17 +619,17 @@ class FunctionFacts:
         """True when the Python number `expr` reads the size of a data-dependent-shape tensor
         (`len(keep)`, `keep.shape[0]`, `keep.numel()`, `keep.size(0)`, or a name bound to one)."""
         for node in _walk_expr_nodes(expr):
-            if isinstance(node, cst.Name) and node.value in self.dynamic_sizes:
+            if type(node) is cst.Name and node.value in self.dynamic_sizes:
                 return True
-            if isinstance(node, cst.Call):
+            if type(node) is cst.Call:
                 func = node.func
-                if isinstance(func, cst.Name) and func.value == "len" and node.args:
+                if type(func) is cst.Name and func.value == "len" and node.args:
                     if self.has_dynamic_shape(node.args[0].value):
                         return True
-                if isinstance(func, cst.Attribute) and func.attr.value in ("size", "numel", "nelement", "__len__"):
+                if type(func) is cst.Attribute and func.attr.value in ("size", "numel", "nelement", "__len__"):
                     if self.has_dynamic_shape(func.value):
                         return True
-            if isinstance(node, cst.Attribute) and node.attr.value == "shape" and self.has_dynamic_shape(node.value):
+            if type(node) is cst.Attribute and node.attr.value == "shape" and self.has_dynamic_shape(node.value):
                 return True
         return False
 
@@ -641,20 +641,20 @@ class FunctionFacts:
         stack: list[cst.CSTNode] = [expr]
         while stack:
             node = stack.pop()
-            if isinstance(node, cst.Name) and self.env.get(node.value) in (Kind.SIZE, Kind.SHAPE):
+            if type(node) is cst.Name and self.env.get(node.value) in (Kind.SIZE, Kind.SHAPE):
                 tags |= self.size_tags.get(node.value, {"size"})
-            elif isinstance(node, cst.Attribute) and node.attr.value == "ndim" and self.is_tensor(node.value):
+            elif type(node) is cst.Attribute and node.attr.value == "ndim" and self.is_tensor(node.value):
                 tags.add("rank")
                 continue
-            elif isinstance(node, cst.Attribute) and node.attr.value == "shape" and self.is_tensor(node.value):
+            elif type(node) is cst.Attribute and node.attr.value == "shape" and self.is_tensor(node.value):
                 tags.add("size")
-            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and self.is_tensor(node.func.value):
+            elif type(node) is cst.Call and type(node.func) is cst.Attribute and self.is_tensor(node.func.value):
                 if node.func.attr.value in ("dim", "ndimension"):
                     tags.add("rank")
                     continue
                 if node.func.attr.value in ("size", "numel", "nelement", "stride"):
                     tags.add("size")
-            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len":
+            elif type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "len":
                 arg_kind = self.kind(node.args[0].value) if node.args else Kind.UNKNOWN
                 if arg_kind is Kind.SHAPE:
                     tags.add("rank")  # len(x.shape) is the rank
@@ -676,16 +676,16 @@ class FunctionFacts:
 
     def is_assumed_tensor(self, expr: cst.BaseExpression) -> bool:
         """A bare unannotated parameter: assumed a tensor, but it may be a list or dict."""
-        return isinstance(expr, cst.Name) and expr.value in self.assumed
+        return type(expr) is cst.Name and expr.value in self.assumed
 
     def is_value_dependent_certain(self, expr: cst.BaseExpression) -> bool:
         """`is_value_dependent`, except through a bare unannotated parameter used as a truth value
         (`if flag:`, `not flag and ...`), which is more often a Python flag than a tensor."""
         if self.is_assumed_tensor(expr):
             return False
-        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+        if type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Not:
             return self.is_value_dependent_certain(expr.expression)
-        if isinstance(expr, cst.BooleanOperation):
+        if type(expr) is cst.BooleanOperation:
             return self.is_value_dependent_certain(expr.left) or self.is_value_dependent_certain(expr.right)
         return self.is_value_dependent(expr)
 
@@ -696,16 +696,16 @@ class FunctionFacts:
         saw_self = False
         while stack:
             node = stack.pop()
-            if isinstance(node, cst.Attribute):
+            if type(node) is cst.Attribute:
                 stack.append(node.value)
                 continue
-            if isinstance(node, cst.Name):
+            if type(node) is cst.Name:
                 if node.value == "self":
                     saw_self = True
                 elif node.value not in self.aliases and self.env.get(node.value) is not Kind.PY:
                     return False
                 continue
-            if isinstance(node, cst.Call):
+            if type(node) is cst.Call:
                 stack.append(node.func)
                 stack.extend(a.value for a in node.args)
                 continue
@@ -731,21 +731,21 @@ def infer_returns_tensor(fn: cst.FunctionDef, aliases: dict[str, str]) -> bool:
     """An unannotated module-level helper whose every `return` is a tensor built by torch ops
     (`def box_iou(a, b): ... return inter / union`). Parameters count as UNKNOWN here, so only values
     that torch calls produce make a tensor: a string or config helper is never inferred."""
-    if fn.returns is not None or fn.decorators or not isinstance(fn.body, cst.IndentedBlock):
+    if fn.returns is not None or fn.decorators or type(fn.body) is not cst.IndentedBlock:
         return False
     facts = FunctionFacts(aliases, None)
     facts.bind_params(fn, assume_tensor=False)
     kinds: list[Kind] = []
     for stmt in fn.body.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
-                if isinstance(small, cst.Assign):
+                if type(small) is cst.Assign:
                     kind = facts.kind(small.value)
                     for target in small.targets:
                         facts.bind(target.target, kind)
-                elif isinstance(small, cst.Return):
+                elif type(small) is cst.Return:
                     kinds.append(facts.kind(small.value) if small.value is not None else Kind.NONE)
-        elif isinstance(stmt, cst.FunctionDef) or (isinstance(stmt, cst.SimpleStatementLine)):
+        elif type(stmt) is cst.FunctionDef or type(stmt) is cst.SimpleStatementLine:
             continue
         else:
             return False  # branches and loops: not inferred

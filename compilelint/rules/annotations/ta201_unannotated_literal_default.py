@@ -8,9 +8,9 @@ _TYPE_OF_LITERAL = {cst.Integer: "int", cst.Float: "float", cst.SimpleString: "s
 
 
 def _literal_type(default: cst.BaseExpression) -> str | None:
-    if isinstance(default, cst.UnaryOperation) and isinstance(default.operator, cst.Minus):
+    if type(default) is cst.UnaryOperation and type(default.operator) is cst.Minus:
         default = default.expression
-    if isinstance(default, cst.Name) and default.value in ("True", "False"):
+    if type(default) is cst.Name and default.value in ("True", "False"):
         return "bool"
     for node_type, name in _TYPE_OF_LITERAL.items():
         if isinstance(default, node_type):

@@ -9,9 +9,9 @@ from compilelint.rules.base import Example, Rule, RuleDoc
 
 
 def _is_empty_list(value: cst.BaseExpression) -> bool:
-    if isinstance(value, cst.List) and not value.elements:
+    if type(value) is cst.List and not value.elements:
         return True
-    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "list" and not value.args
+    return type(value) is cst.Call and type(value.func) is cst.Name and value.func.value == "list" and not value.args
 
 
 class EmptyListNonTensor(Rule):
@@ -84,7 +84,7 @@ class M(torch.nn.Module):
         self.done: set[str] = set()
 
     def visit_Assign(self, node: cst.Assign, ctx) -> None:  # noqa: ANN001
-        if ctx.function is None or len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
+        if ctx.function is None or len(node.targets) != 1 or type(node.targets[0].target) is not cst.Name:
             return
         name = node.targets[0].target.value
         if _is_empty_list(node.value):
@@ -96,7 +96,7 @@ class M(torch.nn.Module):
         if ctx.function is None:
             return
         func = node.func
-        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in ("append", "insert")):
+        if not (type(func) is cst.Attribute and type(func.value) is cst.Name and func.attr.value in ("append", "insert")):
             return
         name = func.value.value
         assign = self.empty.get(name)

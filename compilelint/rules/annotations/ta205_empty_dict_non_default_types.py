@@ -9,9 +9,9 @@ from compilelint.rules.base import Example, Rule, RuleDoc
 
 
 def _is_empty_dict(value: cst.BaseExpression) -> bool:
-    if isinstance(value, cst.Dict) and not value.elements:
+    if type(value) is cst.Dict and not value.elements:
         return True
-    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict" and not value.args
+    return type(value) is cst.Call and type(value.func) is cst.Name and value.func.value == "dict" and not value.args
 
 
 class EmptyDictNonDefaultTypes(Rule):
@@ -74,14 +74,14 @@ class M(torch.nn.Module):
         if ctx.function is None or len(node.targets) != 1:
             return
         target = node.targets[0].target
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             if _is_empty_dict(node.value):
                 self.empty[target.value] = node
             else:
                 self.empty.pop(target.value, None)
             return
-        if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1
-                and isinstance(target.slice[0].slice, cst.Index)):
+        if not (type(target) is cst.Subscript and type(target.value) is cst.Name and len(target.slice) == 1
+                and type(target.slice[0].slice) is cst.Index):
             return
         name = target.value.value
         assign = self.empty.get(name)

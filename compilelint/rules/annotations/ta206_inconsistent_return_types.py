@@ -68,20 +68,20 @@ class M(torch.nn.Module):
     def _category(self, value: cst.BaseExpression | None, ctx) -> str | None:  # noqa: ANN001
         if value is None or is_none(value):
             return None
-        if isinstance(value, cst.Tuple):
-            return f"a {len(value.elements)}-tuple" if not any(isinstance(e, cst.StarredElement) for e in value.elements) else None
-        if isinstance(value, cst.List):
+        if type(value) is cst.Tuple:
+            return f"a {len(value.elements)}-tuple" if not any(type(e) is cst.StarredElement for e in value.elements) else None
+        if type(value) is cst.List:
             return "a list"
-        if isinstance(value, cst.Dict):
+        if type(value) is cst.Dict:
             return "a dict"
         scalar = function_types(ctx.function).scalar_type(value, ctx.facts)
         if scalar is not None:
             return f"{'an' if scalar == 'int' else 'a'} {scalar}"
-        if isinstance(value, cst.Call):
+        if type(value) is cst.Call:
             func = value.func
-            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+            if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
                 return None  # a submodule or method: its return type is not certain here
-            if isinstance(func, cst.Name) and ctx.facts.kind(func) is Kind.MODULE:
+            if type(func) is cst.Name and ctx.facts.kind(func) is Kind.MODULE:
                 return None
         if ctx.facts.kind(value) is Kind.TENSOR:
             return "a Tensor"
@@ -91,7 +91,7 @@ class M(torch.nn.Module):
         fn = ctx.function
         if fn is None or fn.returns is not None or self.reported:
             return
-        if any(isinstance(a, (cst.FunctionDef, cst.Lambda)) and a is not fn for a in ctx.ancestors):
+        if any(type(a) in (cst.FunctionDef, cst.Lambda) and a is not fn for a in ctx.ancestors):
             return
         category = self._category(node.value, ctx)
         if category is None:

@@ -9,13 +9,13 @@ from compilelint.rules.base import Example, Rule, RuleDoc
 
 
 def optional_annotation(annotation: cst.BaseExpression, aliases: dict[str, str]) -> bool:
-    if isinstance(annotation, cst.Subscript):
+    if type(annotation) is cst.Subscript:
         outer = (qualify(annotation.value, aliases) or "").rsplit(".", 1)[-1]
         if outer == "Optional":
             return True
         if outer == "Union":
-            return any(isinstance(e.slice, cst.Index) and is_none(e.slice.value) for e in annotation.slice)
-    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+            return any(type(e.slice) is cst.Index and is_none(e.slice.value) for e in annotation.slice)
+    if type(annotation) is cst.BinaryOperation and type(annotation.operator) is cst.BitOr:
         return is_none(annotation.left) or is_none(annotation.right)
     return False
 
@@ -25,9 +25,9 @@ def optional_class_attributes(class_node: cst.ClassDef | None, aliases: dict[str
         return set()
     out = set()
     for stmt in class_node.body.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and \
+                if type(small) is cst.AnnAssign and type(small.target) is cst.Name and \
                         optional_annotation(small.annotation.annotation, aliases):
                     out.add(small.target.value)
     return out
@@ -92,18 +92,18 @@ class M(torch.nn.Module):
         self.optional = optional_class_attributes(ctx.class_node, ctx.facts.aliases) if ctx.function else set()
 
     def visit_Attribute(self, node: cst.Attribute, ctx) -> None:  # noqa: ANN001
-        if ctx.function is None or not self.optional or not (isinstance(node.value, cst.Name) and node.value.value == "self"):
+        if ctx.function is None or not self.optional or not (type(node.value) is cst.Name and node.value.value == "self"):
             return
         attr = node.attr.value
         if attr not in self.optional:
             return
         parent = ctx.parent
         as_value = (
-            (isinstance(parent, cst.Attribute) and parent.value is node)
-            or isinstance(parent, cst.BinaryOperation)
-            or (isinstance(parent, cst.Subscript) and parent.value is node)
-            or (isinstance(parent, cst.Call) and parent.func is node)
-            or (isinstance(parent, cst.UnaryOperation) and not isinstance(parent.operator, cst.Not))
+            (type(parent) is cst.Attribute and parent.value is node)
+            or type(parent) is cst.BinaryOperation
+            or (type(parent) is cst.Subscript and parent.value is node)
+            or (type(parent) is cst.Call and parent.func is node)
+            or (type(parent) is cst.UnaryOperation and type(parent.operator) is not cst.Not)
         )
         if as_value:
             ctx.report(node, self.message.format(attr=attr))

@@ -11,16 +11,16 @@ _CONTAINERS = {"List", "Dict", "Tuple", "list", "dict", "tuple", "Tensor"}
 
 
 def union_members(annotation: cst.BaseExpression, aliases: dict[str, str]) -> list[cst.BaseExpression] | None:
-    if isinstance(annotation, cst.Subscript) and (qualify(annotation.value, aliases) or "").rsplit(".", 1)[-1] == "Union":
-        return [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
-    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+    if type(annotation) is cst.Subscript and (qualify(annotation.value, aliases) or "").rsplit(".", 1)[-1] == "Union":
+        return [e.slice.value for e in annotation.slice if type(e.slice) is cst.Index]
+    if type(annotation) is cst.BinaryOperation and type(annotation.operator) is cst.BitOr:
         return [*(union_members(annotation.left, aliases) or [annotation.left]),
                 *(union_members(annotation.right, aliases) or [annotation.right])]
     return None
 
 
 def _member_name(member: cst.BaseExpression, aliases: dict[str, str]) -> str:
-    base = member.value if isinstance(member, cst.Subscript) else member
+    base = member.value if type(member) is cst.Subscript else member
     return (qualify(base, aliases) or "").rsplit(".", 1)[-1]
 
 

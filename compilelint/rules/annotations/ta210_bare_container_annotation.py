@@ -66,10 +66,10 @@ class M(torch.nn.Module):
         if annotation is None:
             return
         ann = annotation.annotation
-        if not isinstance(ann, (cst.Name, cst.Attribute)):
+        if type(ann) not in (cst.Name, cst.Attribute):
             return
         q = qualify(ann, ctx.facts.aliases) or ""
-        if isinstance(ann, cst.Name) and ann.value in ("list", "dict", "tuple") and q == ann.value:
+        if type(ann) is cst.Name and ann.value in ("list", "dict", "tuple") and q == ann.value:
             pass
         elif q not in _BARE:
             return

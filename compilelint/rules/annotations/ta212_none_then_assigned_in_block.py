@@ -68,11 +68,11 @@ class M(torch.nn.Module):
         self.pending: dict[str, tuple[cst.Assign, list[cst.CSTNode]]] = {}
 
     def visit_Assign(self, node: cst.Assign, ctx) -> None:  # noqa: ANN001
-        if ctx.function is None or len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
+        if ctx.function is None or len(node.targets) != 1 or type(node.targets[0].target) is not cst.Name:
             return
         name = node.targets[0].target.value
         blocks = [a for a in ctx.ancestors if isinstance(a, _BLOCKS + (cst.FunctionDef,))]
-        if any(isinstance(b, cst.FunctionDef) and b is not ctx.function for b in blocks):
+        if any(type(b) is cst.FunctionDef and b is not ctx.function for b in blocks):
             return
         if is_none(node.value):
             if name not in self.pending:
@@ -87,7 +87,7 @@ class M(torch.nn.Module):
             # `elif`/`else`/`except` of the block holding `= None` is a sibling branch, not a nested block:
             # TorchScript unifies None on one branch with a value on another into Optional.
             step = blocks[len(first_blocks)]
-            if isinstance(step, (cst.Else, cst.ExceptHandler, cst.Finally)) or \
+            if type(step) in (cst.Else, cst.ExceptHandler, cst.Finally) or \
                     getattr(first_blocks[-1], "orelse", None) is step:
                 deeper = False
         if not deeper:

@@ -51,16 +51,16 @@ class M(torch.nn.Module):
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         fn = ctx.function
         func = node.func
-        if fn is None or node.args or not (isinstance(func, cst.Attribute) and func.attr.value == "tolist"):
+        if fn is None or node.args or not (type(func) is cst.Attribute and func.attr.value == "tolist"):
             return
         if ctx.kind(func.value) not in (Kind.TENSOR, Kind.UNKNOWN):
             return
         parent = ctx.parent
-        if isinstance(parent, cst.AnnAssign) and parent.value is node:
+        if type(parent) is cst.AnnAssign and parent.value is node:
             return
-        if isinstance(parent, cst.Return) and fn.returns is not None:
+        if type(parent) is cst.Return and fn.returns is not None:
             return
         target = "values"
-        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
+        if type(parent) is cst.Assign and len(parent.targets) == 1 and type(parent.targets[0].target) is cst.Name:
             target = parent.targets[0].target.value
         ctx.report(node, self.message.format(example=target, call=ctx.code_for(node)))

@@ -54,7 +54,7 @@ class CallBreakRule(BreakRule):
 def statement_of(node: cst.CSTNode, ctx) -> cst.Expr | None:  # noqa: ANN001
     """The `Expr` statement that is exactly this call (`print(x)` on its own line), for removal fixes."""
     parent = ctx.parent
-    if isinstance(parent, cst.Expr) and parent.value is node:
+    if type(parent) is cst.Expr and parent.value is node:
         return parent
     return None
 

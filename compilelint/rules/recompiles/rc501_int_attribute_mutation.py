@@ -55,11 +55,11 @@ class M(torch.nn.Module):
     def visit_Assign(self, node: cst.Assign, ctx) -> None:  # noqa: ANN001
         for target in node.targets:
             t = target.target
-            if isinstance(node.value, cst.BinaryOperation) and _same_attr(node.value.left, t):
+            if type(node.value) is cst.BinaryOperation and _same_attr(node.value.left, t):
                 self._check(t, node, ctx)
 
     def _check(self, target: cst.BaseExpression, node: cst.CSTNode, ctx) -> None:  # noqa: ANN001
-        if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self"):
+        if not (type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value == "self"):
             return
         if ctx.function is None or ctx.function.name.value == "__init__" or ctx.class_facts is None:
             return
@@ -69,5 +69,5 @@ class M(torch.nn.Module):
 
 
 def _same_attr(a: cst.BaseExpression, b: cst.BaseExpression) -> bool:
-    return (isinstance(a, cst.Attribute) and isinstance(b, cst.Attribute) and a.attr.value == b.attr.value
-            and isinstance(a.value, cst.Name) and isinstance(b.value, cst.Name) and a.value.value == b.value.value)
+    return (type(a) is cst.Attribute and type(b) is cst.Attribute and a.attr.value == b.attr.value
+            and type(a.value) is cst.Name and type(b.value) is cst.Name and a.value.value == b.value.value)

@@ -71,14 +71,14 @@ class M(torch.nn.Module):
         self._names: set[str] = set()
 
     def _identity(self, expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             return expr.value in self._names
-        if not isinstance(expr, cst.Call):
+        if type(expr) is not cst.Call:
             return False
         func = expr.func
-        if isinstance(func, cst.Name) and func.value == "id" and len(expr.args) == 1:
+        if type(func) is cst.Name and func.value == "id" and len(expr.args) == 1:
             return ctx.facts.is_tensor(expr.args[0].value)
-        if isinstance(func, cst.Attribute) and func.attr.value == "data_ptr" and not expr.args:
+        if type(func) is cst.Attribute and func.attr.value == "data_ptr" and not expr.args:
             return ctx.facts.is_tensor(func.value)
         return False
 
@@ -88,17 +88,17 @@ class M(torch.nn.Module):
         is_id = self._identity(node.value, ctx)
         for t in node.targets:
             target = t.target
-            if isinstance(target, cst.Name):
+            if type(target) is cst.Name:
                 if is_id:
                     self._names.add(target.value)
                 else:
                     self._names.discard(target.value)
-            elif isinstance(target, cst.Subscript):
+            elif type(target) is cst.Subscript:
                 self._check_store(target, ctx)
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "setdefault" and node.args:
+        if type(func) is cst.Attribute and func.attr.value == "setdefault" and node.args:
             if not hasattr(self, "_names"):
                 self._names = set()
             if self._identity(node.args[0].value, ctx):
@@ -106,6 +106,6 @@ class M(torch.nn.Module):
 
     def _check_store(self, target: cst.Subscript, ctx) -> None:  # noqa: ANN001
         for el in target.slice:
-            if isinstance(el.slice, cst.Index) and self._identity(el.slice.value, ctx):
+            if type(el.slice) is cst.Index and self._identity(el.slice.value, ctx):
                 ctx.report(target, self.message.format(expr=ctx.code_for(el.slice.value)))
                 return

@@ -75,7 +75,7 @@ class M(torch.nn.Module):
 
     def _value_iter(self, it: cst.BaseExpression, ctx) -> str | None:  # noqa: ANN001
         """The loop's description when `it` iterates a value read out of tensor data, else None."""
-        if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range" and it.args:
+        if type(it) is cst.Call and type(it.func) is cst.Name and it.func.value == "range" and it.args:
             if any(ctx.facts.kind(a.value) is Kind.VALUE for a in it.args):
                 return ctx.code_for(it)
             return None

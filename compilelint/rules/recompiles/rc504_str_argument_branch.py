@@ -57,10 +57,10 @@ class M(torch.nn.Module):
     def visit_Comparison(self, node: cst.Comparison, ctx) -> None:  # noqa: ANN001
         if not is_frame_entry(ctx):
             return
-        if not any(isinstance(c.operator, (cst.Equal, cst.NotEqual, cst.In, cst.NotIn)) for c in node.comparisons):
+        if not any(type(c.operator) in (cst.Equal, cst.NotEqual, cst.In, cst.NotIn) for c in node.comparisons):
             return  # `mode is None` guards on None-ness only
         for expr in [node.left] + [c.comparator for c in node.comparisons]:
-            if (isinstance(expr, cst.Name) and ctx.facts.param_types.get(expr.value) == "str"
+            if (type(expr) is cst.Name and ctx.facts.param_types.get(expr.value) == "str"
                     and ctx.facts.env.get(expr.value) is Kind.PY):
                 ctx.report(node, self.message.format(expr=ctx.code_for(node), param=expr.value))
                 return

@@ -55,7 +55,7 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if not (isinstance(func, cst.Name) and func.value == "range" and node.args):
+        if not (type(func) is cst.Name and func.value == "range" and node.args):
             return
         if not is_frame_entry(ctx):
             return
@@ -68,8 +68,8 @@ class M(torch.nn.Module):
 
 def _names(expr: cst.BaseExpression) -> list[str]:
     """The bare names an int expression is built from (`k`, `k + 1`, `2 * k`)."""
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return [expr.value]
-    if isinstance(expr, cst.BinaryOperation):
+    if type(expr) is cst.BinaryOperation:
         return _names(expr.left) + _names(expr.right)
     return []

@@ -57,10 +57,10 @@ class M(torch.nn.Module):
 
     def visit_Subscript(self, node: cst.Subscript, ctx) -> None:  # noqa: ANN001
         params = getattr(self, "_params", set())
-        if not params or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        if not params or len(node.slice) != 1 or type(node.slice[0].slice) is not cst.Index:
             return
         index = node.slice[0].slice.value
-        if not (isinstance(index, cst.Name) and index.value in params):
+        if not (type(index) is cst.Name and index.value in params):
             return
         if ctx.facts.kind(node.value) is Kind.MODULES:
             ctx.report(node, self.message.format(expr=ctx.code_for(node), param=index.value))

@@ -80,17 +80,17 @@ class M(torch.nn.Module):
 
     def _tensor_owner(self, expr: cst.BaseExpression, ctx) -> cst.BaseExpression | None:  # noqa: ANN001
         """The input tensor whose first dimension `expr` is, or None."""
-        if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
+        if type(expr) is cst.Subscript and len(expr.slice) == 1 and type(expr.slice[0].slice) is cst.Index:
             idx = expr.slice[0].slice.value
-            if (isinstance(idx, cst.Integer) and idx.value == "0" and isinstance(expr.value, cst.Attribute)
+            if (type(idx) is cst.Integer and idx.value == "0" and type(expr.value) is cst.Attribute
                     and expr.value.attr.value == "shape"):
                 return self._local_tensor(expr.value.value, ctx)
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             f = expr.func
-            if (isinstance(f, cst.Attribute) and f.attr.value == "size" and len(expr.args) == 1
-                    and isinstance(expr.args[0].value, cst.Integer) and expr.args[0].value.value == "0"):
+            if (type(f) is cst.Attribute and f.attr.value == "size" and len(expr.args) == 1
+                    and type(expr.args[0].value) is cst.Integer and expr.args[0].value.value == "0"):
                 return self._local_tensor(f.value, ctx)
-            if isinstance(f, cst.Name) and f.value == "len" and len(expr.args) == 1:
+            if type(f) is cst.Name and f.value == "len" and len(expr.args) == 1:
                 return self._local_tensor(expr.args[0].value, ctx, shape_evidence=False)
         return None
 
@@ -101,7 +101,7 @@ class M(torch.nn.Module):
         An unannotated parameter is only assumed to be a tensor; `len(p)` / `for v in p` on one is just as
         likely a list of fixed length (FPN levels), so those need `shape_evidence` (`p.shape[0]`, `p.size(0)`).
         """
-        if not (isinstance(expr, cst.Name) and ctx.facts.is_tensor(expr)):
+        if not (type(expr) is cst.Name and ctx.facts.is_tensor(expr)):
             return None
         if not shape_evidence and expr.value in _unannotated_params(ctx.function):
             return None
@@ -112,26 +112,26 @@ class M(torch.nn.Module):
             self._dim0 = {}
         for t in node.targets:
             target = t.target
-            if isinstance(target, cst.Name):
+            if type(target) is cst.Name:
                 owner = self._tensor_owner(node.value, ctx)
                 if owner is not None:
                     self._dim0[target.value] = ctx.code_for(owner)
                 else:
                     self._dim0.pop(target.value, None)
-            elif (isinstance(target, (cst.Tuple, cst.List)) and target.elements
-                  and isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape"):
+            elif (type(target) in (cst.Tuple, cst.List) and target.elements
+                  and type(node.value) is cst.Attribute and node.value.attr.value == "shape"):
                 first = target.elements[0].value
                 owner = self._local_tensor(node.value.value, ctx)
-                if isinstance(first, cst.Name) and owner is not None:
+                if type(first) is cst.Name and owner is not None:
                     self._dim0[first.value] = ctx.code_for(owner)
 
     def _check_iter(self, it: cst.BaseExpression, report_node: cst.CSTNode, ctx) -> None:  # noqa: ANN001
         dim0 = getattr(self, "_dim0", {})
-        if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range" and it.args:
+        if type(it) is cst.Call and type(it.func) is cst.Name and it.func.value == "range" and it.args:
             bound = it.args[0].value if len(it.args) == 1 else it.args[1].value
             owner = self._tensor_owner(bound, ctx)
             tensor = ctx.code_for(owner) if owner is not None else (
-                dim0.get(bound.value) if isinstance(bound, cst.Name) and ctx.facts.kind(bound) is Kind.SIZE else None)
+                dim0.get(bound.value) if type(bound) is cst.Name and ctx.facts.kind(bound) is Kind.SIZE else None)
             if tensor is not None:
                 ctx.report(report_node, self.message.format(expr=f"for ... in {ctx.code_for(it)}", tensor=tensor))
             return
@@ -141,22 +141,22 @@ class M(torch.nn.Module):
 
     def _rows_of(self, it: cst.BaseExpression, ctx) -> cst.Name | None:  # noqa: ANN001
         """The tensor whose rows `it` iterates: `x`, `enumerate(x)`, `zip(x, ...)`, `x.unbind()`, `torch.unbind(x)`."""
-        if isinstance(it, cst.Name):
+        if type(it) is cst.Name:
             return self._local_tensor(it, ctx, shape_evidence=False)
-        if not isinstance(it, cst.Call):
+        if type(it) is not cst.Call:
             return None
         f = it.func
-        if isinstance(f, cst.Name) and f.value in ("enumerate", "zip") and it.args:
+        if type(f) is cst.Name and f.value in ("enumerate", "zip") and it.args:
             for a in it.args if f.value == "zip" else it.args[:1]:
                 found = self._rows_of(a.value, ctx)
                 if found is not None:
                     return found
             return None
-        dim0 = not it.args or (isinstance(it.args[-1].value, cst.Integer) and it.args[-1].value.value == "0")
-        if isinstance(f, cst.Attribute) and f.attr.value == "unbind" and dim0 and len(it.args) <= 1:
+        dim0 = not it.args or (type(it.args[-1].value) is cst.Integer and it.args[-1].value.value == "0")
+        if type(f) is cst.Attribute and f.attr.value == "unbind" and dim0 and len(it.args) <= 1:
             return self._local_tensor(f.value, ctx, shape_evidence=False)
         if ctx.qualify(f) == "torch.unbind" and it.args and (len(it.args) == 1 or (
-                len(it.args) == 2 and isinstance(it.args[1].value, cst.Integer) and it.args[1].value.value == "0")):
+                len(it.args) == 2 and type(it.args[1].value) is cst.Integer and it.args[1].value.value == "0")):
             return self._local_tensor(it.args[0].value, ctx, shape_evidence=False)
         return None
 

@@ -59,7 +59,7 @@ class M(torch.nn.Module):
         self._globals.update(n.name.value for n in node.names)
 
     def _check(self, target: cst.BaseExpression, node: cst.CSTNode, ctx) -> None:  # noqa: ANN001
-        if isinstance(target, cst.Name) and target.value in getattr(self, "_globals", ()):
+        if type(target) is cst.Name and target.value in getattr(self, "_globals", ()):
             kind = ctx.module_globals.literal_types.get(target.value, "")
             if kind in ("int", "str", "bool"):
                 ctx.report(node, self.message.format(name=target.value, type=kind))

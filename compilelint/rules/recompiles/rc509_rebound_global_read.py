@@ -86,15 +86,15 @@ def run(x):
 
 
 def _is_load(node: cst.Name, parent: cst.CSTNode | None) -> bool:
-    if isinstance(parent, cst.Attribute) and parent.attr is node:
+    if type(parent) is cst.Attribute and parent.attr is node:
         return False
-    if isinstance(parent, cst.Arg) and parent.keyword is node:
+    if type(parent) is cst.Arg and parent.keyword is node:
         return False
-    if isinstance(parent, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor)):
-        targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else [parent.target]
+    if type(parent) in (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor):
+        targets = [t.target for t in parent.targets] if type(parent) is cst.Assign else [parent.target]
         if any(t is node for t in targets):
             return False
-    if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.Param, cst.ImportAlias, cst.AsName, cst.Global,
-                           cst.Nonlocal)):
+    if type(parent) in (cst.FunctionDef, cst.ClassDef, cst.Param, cst.ImportAlias, cst.AsName, cst.Global,
+                           cst.Nonlocal):
         return False
     return True

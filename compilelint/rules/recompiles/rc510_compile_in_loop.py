@@ -59,7 +59,7 @@ def run(x):
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         if ctx.loop_depth == 0 or not node.args or ctx.qualify(node.func) != "torch.compile":
             return
-        loops = [a for a in ctx.ancestors if isinstance(a, cst.For)]
+        loops = [a for a in ctx.ancestors if type(a) is cst.For]
         if not loops:
             return
         loop_vars: set[str] = set()
@@ -67,26 +67,26 @@ def run(x):
             loop_vars |= _bound_names(loop.target)
         target = node.args[0].value
         body: cst.CSTNode | None = None
-        if isinstance(target, cst.Lambda):
+        if type(target) is cst.Lambda:
             body = target
-        elif isinstance(target, cst.Name):
+        elif type(target) is cst.Name:
             body = _defined_in(loops[0].body, target.value)
         if body is None:
             return
         used = _names_in(body) & loop_vars
-        if isinstance(body, cst.Lambda):
+        if type(body) is cst.Lambda:
             used -= {p.name.value for p in body.params.params}
-        elif isinstance(body, cst.FunctionDef):
+        elif type(body) is cst.FunctionDef:
             used -= {p.name.value for p in body.params.params}
         if used:
-            fn = "lambda ..." if isinstance(target, cst.Lambda) else ctx.code_for(target)
+            fn = "lambda ..." if type(target) is cst.Lambda else ctx.code_for(target)
             ctx.report(node, self.message.format(fn=fn, var=sorted(used)[0]))
 
 
 def _bound_names(target: cst.BaseExpression) -> set[str]:
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         return {target.value}
-    if isinstance(target, (cst.Tuple, cst.List)):
+    if type(target) in (cst.Tuple, cst.List):
         out: set[str] = set()
         for el in target.elements:
             out |= _bound_names(el.value)
@@ -96,7 +96,7 @@ def _bound_names(target: cst.BaseExpression) -> set[str]:
 
 def _defined_in(block: cst.BaseSuite, name: str) -> cst.FunctionDef | None:
     for stmt in getattr(block, "body", ()):
-        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
+        if type(stmt) is cst.FunctionDef and stmt.name.value == name:
             return stmt
     return None
 

@@ -47,7 +47,7 @@ class M(torch.nn.Module):
         if not defaulted:
             return
         fix = None
-        if isinstance(params.star_arg, cst.ParamStar) and params.star_kwarg is None:
+        if type(params.star_arg) is cst.ParamStar and params.star_kwarg is None:
             fixed = params.with_changes(params=[*params.params, *params.kwonly_params], kwonly_params=[],
                                         star_arg=cst.MaybeSentinel.DEFAULT)
             fix = (params, fixed, "remove the bare `*` so the keyword-only parameters become ordinary ones")

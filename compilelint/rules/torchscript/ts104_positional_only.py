@@ -52,7 +52,7 @@ class M(torch.nn.Module):
         if node is not ctx.function:
             return
         params = node.params
-        if isinstance(params.posonly_ind, cst.ParamSlash):
+        if type(params.posonly_ind) is cst.ParamSlash:
             fixed = params.with_changes(params=[*params.posonly_params, *params.params], posonly_params=[],
                                         posonly_ind=cst.MaybeSentinel.DEFAULT)
             ctx.report(params.posonly_ind, fix=(params, fixed, "remove the `/`"))

@@ -55,6 +55,6 @@ class M(torch.nn.Module):
         p = node.params
         for param in [*p.posonly_params, *p.params, *p.kwonly_params]:
             # Unannotated parameters with such defaults fail as Tensor-typed: the annotation rules' case.
-            if param.annotation is not None and isinstance(param.default, (cst.List, cst.Dict, cst.ListComp,
-                                                                           cst.DictComp, cst.Set, cst.SetComp)):
+            if param.annotation is not None and type(param.default) in (cst.List, cst.Dict, cst.ListComp,
+                                                                           cst.DictComp, cst.Set, cst.SetComp):
                 ctx.report(param.default)

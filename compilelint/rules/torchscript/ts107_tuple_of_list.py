@@ -51,12 +51,12 @@ class M(torch.nn.Module):
     )
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        if not (isinstance(node.func, cst.Name) and node.func.value == "tuple" and len(node.args) == 1):
+        if not (type(node.func) is cst.Name and node.func.value == "tuple" and len(node.args) == 1):
             return
         if "tuple" in ctx.facts.env or node.args[0].star:
             return
         arg = node.args[0].value
-        if isinstance(arg, (cst.GeneratorExp, cst.ListComp, cst.List)) or ctx.facts.kind(arg) in (Kind.SHAPE, Kind.TENSORS):
-            if isinstance(arg, cst.Tuple):
+        if type(arg) in (cst.GeneratorExp, cst.ListComp, cst.List) or ctx.facts.kind(arg) in (Kind.SHAPE, Kind.TENSORS):
+            if type(arg) is cst.Tuple:
                 return
             ctx.report(node)

@@ -72,7 +72,7 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if not (isinstance(func, cst.Name) and func.value in ("sum", "max", "min") and node.args) \
+        if not (type(func) is cst.Name and func.value in ("sum", "max", "min") and node.args) \
                 or func.value in ctx.facts.env or any(a.keyword is not None or a.star for a in node.args):
             return
         name = func.value
@@ -84,7 +84,7 @@ class M(torch.nn.Module):
                 ctx.report(node, message)
             return
         arg = node.args[0].value
-        if isinstance(arg, (cst.GeneratorExp, cst.ListComp)):
+        if type(arg) in (cst.GeneratorExp, cst.ListComp):
             saved = dict(facts.env)
             comp = arg.for_in
             try:

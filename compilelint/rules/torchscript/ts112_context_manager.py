@@ -88,7 +88,7 @@ class M(torch.nn.Module):
         if getattr(self, "_module", None) is not ctx.module:
             self._module = ctx.module
             self._local_cms = {
-                s.name.value for s in ctx.module.body if isinstance(s, cst.FunctionDef)
+                s.name.value for s in ctx.module.body if type(s) is cst.FunctionDef
                 and any(ctx.qualify(d.decorator) in ("contextlib.contextmanager", "contextlib.asynccontextmanager")
                         for d in s.decorators)}
 
@@ -97,13 +97,13 @@ class M(torch.nn.Module):
             return
         for item in node.items:
             expr = item.item
-            func = expr.func if isinstance(expr, cst.Call) else expr
+            func = expr.func if type(expr) is cst.Call else expr
             name = ctx.qualify(func)
             if name is None or name in SUPPORTED_CONTEXT_MANAGERS:
                 continue
             if name in _KNOWN and not (name == "open" and "open" in ctx.facts.env):
                 ctx.report(item, self.message.format(name=name, fix=_KNOWN[name]))
-            elif isinstance(func, cst.Name) and name in self._local_cms and name not in ctx.facts.env:
+            elif type(func) is cst.Name and name in self._local_cms and name not in ctx.facts.env:
                 ctx.report(item, self.message.format(
                     name=f"{name}(...)", fix="a `@contextlib.contextmanager` function is a generator; inline its "
                                              "effect or move the block into a `@torch.jit.ignore` method"))

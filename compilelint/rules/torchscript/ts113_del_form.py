@@ -62,13 +62,13 @@ class M(torch.nn.Module):
     def visit_Del(self, node: cst.Del, ctx) -> None:  # noqa: ANN001
         if ctx.function is None:
             return
-        targets = node.target.elements if isinstance(node.target, (cst.Tuple, cst.List)) else None
+        targets = node.target.elements if type(node.target) in (cst.Tuple, cst.List) else None
         for target in ([e.value for e in targets] if targets is not None else [node.target]):
-            if isinstance(target, cst.Attribute):
+            if type(target) is cst.Attribute:
                 ctx.report(target, self.message.format(
                     what="<attribute>", fix="assign a neutral value instead (`self.cache = None` with an Optional type)"))
-            elif isinstance(target, cst.Subscript):
-                if any(isinstance(e.slice, cst.Slice) for e in target.slice):
+            elif type(target) is cst.Subscript:
+                if any(type(e.slice) is cst.Slice for e in target.slice):
                     ctx.report(target, self.message.format(what="<slice>", fix="rebind the list (`xs = xs[2:]`)"))
                 elif ctx.facts.is_tensor(target.value):
                     ctx.report(target, self.message.format(

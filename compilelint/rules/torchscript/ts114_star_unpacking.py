@@ -81,24 +81,23 @@ class M(torch.nn.Module):
             return
         lists = getattr(self, "_lists", set())
         for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                if isinstance(node.value, (cst.List, cst.ListComp)):
+            if type(target.target) is cst.Name:
+                if type(node.value) in (cst.List, cst.ListComp):
                     lists.add(target.target.value)
                 else:
                     lists.discard(target.target.value)
         for target in node.targets:
             t = target.target
-            if isinstance(t, (cst.Tuple, cst.List)) and any(isinstance(e, cst.StarredElement) for e in t.elements) \
+            if type(t) in (cst.Tuple, cst.List) and any(type(e) is cst.StarredElement for e in t.elements) \
                     and self._is_list(node.value, ctx):
                 ctx.report(t, self.message.format(form="a, *rest = ..."))
 
     def _display(self, node: cst.Tuple | cst.List, ctx) -> None:  # noqa: ANN001
-        if ctx.function is None or not any(isinstance(e, cst.StarredElement) and self._is_list(e.value, ctx)
+        if ctx.function is None or not any(type(e) is cst.StarredElement and self._is_list(e.value, ctx)
                                            for e in node.elements):
             return
         parent = ctx.parent
-        if isinstance(parent, (cst.AssignTarget, cst.For, cst.CompFor)) or (
-                isinstance(parent, cst.Del)):
+        if type(parent) in (cst.AssignTarget, cst.For, cst.CompFor) or type(parent) is cst.Del:
             return  # targets are visit_Assign's (a starred `for` target scripts)
         ctx.report(node, self.message.format(form="[*a, b]"))
 
@@ -117,6 +116,6 @@ class M(torch.nn.Module):
     def _is_list(self, value: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
         """A list in TorchScript: a list display/comprehension (or a local bound to one), a shape
         (`List[int]`). Tuples unpack fine (their length is static), so unknown values are not flagged."""
-        if isinstance(value, cst.Name) and value.value in getattr(self, "_lists", ()):
+        if type(value) is cst.Name and value.value in getattr(self, "_lists", ()):
             return True
-        return isinstance(value, (cst.List, cst.ListComp)) or ctx.facts.kind(value) is Kind.SHAPE
+        return type(value) in (cst.List, cst.ListComp) or ctx.facts.kind(value) is Kind.SHAPE

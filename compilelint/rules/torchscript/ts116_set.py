@@ -64,7 +64,7 @@ class M(torch.nn.Module):
         if ctx.function is None:
             return
         fix = None
-        if isinstance(ctx.parent, cst.ComparisonTarget) and isinstance(ctx.parent.operator, (cst.In, cst.NotIn)):
+        if type(ctx.parent) is cst.ComparisonTarget and type(ctx.parent.operator) in (cst.In, cst.NotIn):
             fix = (node, cst.List(elements=node.elements), "use a list for the membership test")
         ctx.report(node, self.message.format(form="a set literal"), fix=fix)
 
@@ -73,6 +73,6 @@ class M(torch.nn.Module):
             ctx.report(node, self.message.format(form="a set comprehension"))
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        if (ctx.function is not None and isinstance(node.func, cst.Name) and node.func.value in ("set", "frozenset")
+        if (ctx.function is not None and type(node.func) is cst.Name and node.func.value in ("set", "frozenset")
                 and node.func.value not in ctx.facts.env):
             ctx.report(node, self.message.format(form=f"`{node.func.value}(...)`"))

@@ -51,7 +51,7 @@ class M(torch.nn.Module):
     )
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        if not (ctx.function is not None and isinstance(node.func, cst.Name) and node.func.value == "print"
+        if not (ctx.function is not None and type(node.func) is cst.Name and node.func.value == "print"
                 and "print" not in ctx.facts.env):
             return
         keywords = [a for a in node.args if a.keyword is not None]

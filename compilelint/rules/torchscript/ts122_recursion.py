@@ -58,13 +58,13 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         fn = ctx.function
-        if fn is None or any(isinstance(a, cst.FunctionDef) for a in ctx.ancestors if a is not fn):
+        if fn is None or any(type(a) is cst.FunctionDef for a in ctx.ancestors if a is not fn):
             return  # nested functions are TS109's
         name = fn.name.value
         func = node.func
         if ctx.class_node is not None:
-            if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
+            if (type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"
                     and func.attr.value == name):
                 ctx.report(node, self.message.format(name=f"self.{name}"))
-        elif isinstance(func, cst.Name) and func.value == name and name not in ctx.facts.env:
+        elif type(func) is cst.Name and func.value == name and name not in ctx.facts.env:
             ctx.report(node, self.message.format(name=name))

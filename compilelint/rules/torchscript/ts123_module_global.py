@@ -80,15 +80,15 @@ class M(torch.nn.Module):
         parent = ctx.parent
         if not is_load(node, parent):
             return
-        if isinstance(parent, (cst.Element, cst.StarredElement)) and self._in_target(ctx):
+        if type(parent) in (cst.Element, cst.StarredElement) and self._in_target(ctx):
             return
         ctx.report(node, self.message.format(name=node.value, what=f"a {what}", lower=node.value.lower()))
 
     def _in_target(self, ctx) -> bool:  # noqa: ANN001
         for anc in reversed(ctx.ancestors):
-            if isinstance(anc, (cst.AssignTarget, cst.For, cst.CompFor, cst.Del)):
+            if type(anc) in (cst.AssignTarget, cst.For, cst.CompFor, cst.Del):
                 return True
-            if not isinstance(anc, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
+            if type(anc) not in (cst.Element, cst.StarredElement, cst.Tuple, cst.List):
                 return False
         return False
 
@@ -103,29 +103,29 @@ class M(torch.nn.Module):
             names.add(param.name.value)
 
         def _collect(t: cst.BaseExpression) -> None:
-            if isinstance(t, cst.Name):
+            if type(t) is cst.Name:
                 names.add(t.value)
-            elif isinstance(t, (cst.Tuple, cst.List)):
+            elif type(t) in (cst.Tuple, cst.List):
                 for e in t.elements:
                     _collect(e.value)
-            elif isinstance(t, cst.StarredElement):
+            elif type(t) is cst.StarredElement:
                 _collect(t.value)
 
         for stmt in iter_statements(fn.body):
-            if isinstance(stmt, cst.SimpleStatementLine):
+            if type(stmt) is cst.SimpleStatementLine:
                 for small in stmt.body:
-                    if isinstance(small, cst.Assign):
+                    if type(small) is cst.Assign:
                         for target in small.targets:
                             _collect(target.target)
-                    elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                    elif type(small) in (cst.AnnAssign, cst.AugAssign):
                         _collect(small.target)
-            elif isinstance(stmt, cst.For):
+            elif type(stmt) is cst.For:
                 _collect(stmt.target)
-            elif isinstance(stmt, cst.With):
+            elif type(stmt) is cst.With:
                 for item in stmt.items:
                     if item.asname is not None:
                         _collect(item.asname.name)
-            elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            elif type(stmt) in (cst.FunctionDef, cst.ClassDef):
                 names.add(stmt.name.value)
         self._local_cache = (fn, names)
         return names

@@ -55,6 +55,6 @@ class M(torch.nn.Module):
         if ctx.function is None:
             return
         name = ctx.qualify(node.func) or ""
-        if name.startswith("numpy.") and not (isinstance(node.func, cst.Name) and node.func.value in ctx.facts.env):
+        if name.startswith("numpy.") and not (type(node.func) is cst.Name and node.func.value in ctx.facts.env):
             attr = name.rsplit(".", 1)[-1]
             ctx.report(node, self.message.format(name=name.replace("numpy.", "np.", 1), attr=attr))

@@ -45,7 +45,7 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if (ctx.function is not None and isinstance(func, cst.Attribute) and func.attr.value == "numpy"
+        if (ctx.function is not None and type(func) is cst.Attribute and func.attr.value == "numpy"
                 and not node.args and ctx.facts.kind(func.value) in (Kind.TENSOR, Kind.UNKNOWN)):
             if ctx.qualify(func.value) in ("numpy", "torch"):
                 return

@@ -56,5 +56,5 @@ class M(torch.nn.Module):
         if ctx.function is None:
             return
         name = ctx.qualify(node.func) or ""
-        if name.startswith("random.") and not (isinstance(node.func, cst.Name) and node.func.value in ctx.facts.env):
+        if name.startswith("random.") and not (type(node.func) is cst.Name and node.func.value in ctx.facts.env):
             ctx.report(node, self.message.format(name=name))

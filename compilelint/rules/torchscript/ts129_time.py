@@ -49,5 +49,5 @@ class M(torch.nn.Module):
             return
         name = ctx.qualify(node.func) or ""
         if name.startswith("time.") and name.count(".") == 1 and not (
-                isinstance(node.func, cst.Name) and node.func.value in ctx.facts.env):
+                type(node.func) is cst.Name and node.func.value in ctx.facts.env):
             ctx.report(node, self.message.format(name=name))

@@ -69,5 +69,5 @@ class M(torch.nn.Module):
         if ctx.function is None or node.value not in ("environ", "getenv") or node.value in ctx.facts.env:
             return
         if ctx.facts.aliases.get(node.value) in ("os.environ", "os.getenv") and not (
-                isinstance(ctx.parent, cst.Attribute) and ctx.parent.attr is node):
+                type(ctx.parent) is cst.Attribute and ctx.parent.attr is node):
             ctx.report(node, self.message.format(name=ctx.facts.aliases[node.value]))

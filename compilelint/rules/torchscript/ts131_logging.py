@@ -12,12 +12,12 @@ _METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical"
 def _module_loggers(module: cst.Module, qualify) -> set[str]:  # noqa: ANN001
     names = set()
     for stmt in module.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
-                if (isinstance(small, cst.Assign) and isinstance(small.value, cst.Call)
+                if (type(small) is cst.Assign and type(small.value) is cst.Call
                         and qualify(small.value.func) == "logging.getLogger"):
                     for t in small.targets:
-                        if isinstance(t.target, cst.Name):
+                        if type(t.target) is cst.Name:
                             names.add(t.target.value)
     return names
 
@@ -82,12 +82,12 @@ class M(torch.nn.Module):
             self._loggers = _module_loggers(ctx.module, ctx.qualify)
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        if ctx.function is None or not isinstance(node.func, cst.Attribute):
+        if ctx.function is None or type(node.func) is not cst.Attribute:
             return
         name = ctx.qualify(node.func) or ""
         owner = node.func.value
         if name.startswith("logging.") and name.count(".") == 1 and node.func.attr.value in _METHODS:
             ctx.report(node, self.message.format(name=name))
-        elif (isinstance(owner, cst.Name) and owner.value in self._loggers and owner.value not in ctx.facts.env
+        elif (type(owner) is cst.Name and owner.value in self._loggers and owner.value not in ctx.facts.env
               and node.func.attr.value in _METHODS):
             ctx.report(node, self.message.format(name=f"{owner.value}.{node.func.attr.value}"))

@@ -44,6 +44,6 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if (ctx.function is not None and isinstance(func, cst.Attribute) and func.attr.value == "data_ptr"
+        if (ctx.function is not None and type(func) is cst.Attribute and func.attr.value == "data_ptr"
                 and not node.args and ctx.facts.kind(func.value) in (Kind.TENSOR, Kind.UNKNOWN)):
             ctx.report(node)

@@ -56,11 +56,11 @@ class M(torch.nn.Module):
         name = ctx.qualify(node.func)
         if name not in ("copy.deepcopy", "copy.copy"):
             return
-        if isinstance(node.func, cst.Name) and node.func.value in ctx.facts.env:
+        if type(node.func) is cst.Name and node.func.value in ctx.facts.env:
             return
         fix = None
         if len(node.args) == 1 and not node.args[0].star and ctx.facts.is_tensor(node.args[0].value) \
-                and isinstance(node.args[0].value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)):
+                and type(node.args[0].value) in (cst.Name, cst.Attribute, cst.Subscript, cst.Call):
             arg = node.args[0].value
             fix = (node, cst.Call(func=cst.Attribute(value=arg, attr=cst.Name("clone"))), "use `.clone()`")
         ctx.report(node, self.message.format(name=name), fix=fix)

@@ -56,9 +56,9 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if not (ctx.function is not None and isinstance(func, cst.Name) and func.value in ("getattr", "hasattr")
+        if not (ctx.function is not None and type(func) is cst.Name and func.value in ("getattr", "hasattr")
                 and func.value not in ctx.facts.env and len(node.args) >= 2):
             return
         name = node.args[1].value
-        if not isinstance(name, (cst.SimpleString, cst.ConcatenatedString)):
+        if type(name) not in (cst.SimpleString, cst.ConcatenatedString):
             ctx.report(node, self.message.format(func=func.value))

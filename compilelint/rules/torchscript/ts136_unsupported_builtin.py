@@ -72,7 +72,7 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if ctx.function is None or not isinstance(func, cst.Name):
+        if ctx.function is None or type(func) is not cst.Name:
             return
         name = func.value
         fix = BUILTIN_UNSUPPORTED.get(name)
@@ -84,5 +84,5 @@ class M(torch.nn.Module):
         """Module-level functions/classes with a builtin's name."""
         if getattr(self, "_module", None) is not ctx.module:
             self._module = ctx.module
-            self._names = {s.name.value for s in ctx.module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
+            self._names = {s.name.value for s in ctx.module.body if type(s) in (cst.FunctionDef, cst.ClassDef)}
         return self._names

@@ -51,6 +51,6 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if (ctx.function is not None and isinstance(func, cst.Name) and func.value == "type" and len(node.args) == 1
+        if (ctx.function is not None and type(func) is cst.Name and func.value == "type" and len(node.args) == 1
                 and "type" not in ctx.facts.env and "type" not in ctx.facts.aliases):
             ctx.report(node)

@@ -71,17 +71,17 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if not (ctx.function is not None and isinstance(func, cst.Name) and func.value == "isinstance"
+        if not (ctx.function is not None and type(func) is cst.Name and func.value == "isinstance"
                 and len(node.args) == 2 and "isinstance" not in ctx.facts.env):
             return
         spec = node.args[1].value
-        for t in ([e.value for e in spec.elements] if isinstance(spec, cst.Tuple) else [spec]):
-            if isinstance(t, cst.Subscript):
+        for t in ([e.value for e in spec.elements] if type(spec) is cst.Tuple else [spec]):
+            if type(t) is cst.Subscript:
                 continue
             name = ctx.qualify(t)
             if name is None:
                 continue
-            if isinstance(t, cst.Name) and t.value in ctx.facts.env:
+            if type(t) is cst.Name and t.value in ctx.facts.env:
                 continue
             if name in ISINSTANCE_UNSUPPORTED:
                 ctx.report(node, self.message.format(name=name, fix="type the value precisely (`Dict[str, Tensor]`, "

@@ -62,9 +62,9 @@ class M(Base):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if ctx.function is None or ctx.class_node is None or not isinstance(func, cst.Attribute):
+        if ctx.function is None or ctx.class_node is None or type(func) is not cst.Attribute:
             return
         owner = func.value
-        if isinstance(owner, cst.Call) and isinstance(owner.func, cst.Name) and owner.func.value == "super":
+        if type(owner) is cst.Call and type(owner.func) is cst.Name and owner.func.value == "super":
             ctx.report(node, self.message.format(form=f"super().{func.attr.value}(...)"))
             return

@@ -10,11 +10,11 @@ from compilelint.rules.torchscript._semantic import SemanticScriptRule
 def _class_attrs(cls: cst.ClassDef) -> set[str]:
     names = set()
     for stmt in cls.body.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
-                if isinstance(small, cst.Assign):
-                    names |= {t.target.value for t in small.targets if isinstance(t.target, cst.Name)}
-                elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
+                if type(small) is cst.Assign:
+                    names |= {t.target.value for t in small.targets if type(t.target) is cst.Name}
+                elif type(small) is cst.AnnAssign and type(small.target) is cst.Name and small.value is not None:
                     names.add(small.target.value)
     return names - {"__constants__", "__annotations__"}
 
@@ -72,21 +72,21 @@ class M(torch.nn.Module):
     def visit_Attribute(self, node: cst.Attribute, ctx) -> None:  # noqa: ANN001
         cls = ctx.class_node
         fn = ctx.function
-        if cls is None or fn is None or not isinstance(node.value, cst.Name):
+        if cls is None or fn is None or type(node.value) is not cst.Name:
             return
         owner = node.value.value
         attr = node.attr.value
         is_cls = owner == "cls" and "builtins.classmethod" in ctx.decorators or (
-            owner == "cls" and any(isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod"
+            owner == "cls" and any(type(d.decorator) is cst.Name and d.decorator.value == "classmethod"
                                    for d in fn.decorators))
         if not (is_cls or (owner == cls.name.value and owner not in ctx.facts.env)):
             return
         parent = ctx.parent
-        if isinstance(parent, cst.Call) and parent.func is node:
+        if type(parent) is cst.Call and parent.func is node:
             return  # calling a static/class method
-        if isinstance(parent, cst.AssignTarget) or (
-                isinstance(parent, cst.Assign) and any(t.target is node for t in parent.targets)) or (
-                isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is node):
+        if type(parent) is cst.AssignTarget or (
+                type(parent) is cst.Assign and any(t.target is node for t in parent.targets)) or (
+                type(parent) in (cst.AugAssign, cst.AnnAssign) and parent.target is node):
             return  # a write, not a read
         if attr in _class_attrs(cls):
             ctx.report(node, self.message.format(form=f"{owner}.{attr}", attr=attr))

@@ -64,7 +64,7 @@ class M(torch.nn.Module):
     )
 
     def _unused(self, defs, ctx) -> set[str]:  # noqa: ANN001
-        return {d.name.value for d in defs if isinstance(d, cst.FunctionDef)
+        return {d.name.value for d in defs if type(d) is cst.FunctionDef
                 and any(ctx.qualify(dec.decorator) in _UNUSED for dec in d.decorators)}
 
     def begin_function(self, ctx) -> None:  # noqa: ANN001
@@ -80,17 +80,17 @@ class M(torch.nn.Module):
         if ctx.function is None:
             return
         func = node.func
-        if any(isinstance(a, cst.If) and _is_scripting_guard(a.test) for a in ctx.ancestors):
+        if any(type(a) is cst.If and _is_scripting_guard(a.test) for a in ctx.ancestors):
             return
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+        if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
             cls = ctx.class_node
             if cls is not None and func.attr.value in self._classes.get(id(cls), ()):
                 ctx.report(node, self.message.format(name=f"self.{func.attr.value}"))
-        elif isinstance(func, cst.Name) and func.value in self._functions and func.value not in ctx.facts.env:
+        elif type(func) is cst.Name and func.value in self._functions and func.value not in ctx.facts.env:
             ctx.report(node, self.message.format(name=func.value))
 
 
 def _is_scripting_guard(test: cst.BaseExpression) -> bool:
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         test = test.expression
-    return isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute) and test.func.attr.value == "is_scripting"
+    return type(test) is cst.Call and type(test.func) is cst.Attribute and test.func.attr.value == "is_scripting"

@@ -85,7 +85,7 @@ class M(torch.nn.Module):
         if ctx.function is None:
             return
         name = ctx.qualify(node.func)
-        if name is None or (isinstance(node.func, cst.Name) and node.func.value in ctx.facts.env):
+        if name is None or (type(node.func) is cst.Name and node.func.value in ctx.facts.env):
             return
         for prefix, fix in STDLIB_UNSUPPORTED.items():
             if name == prefix or (prefix.endswith(".") and name.startswith(prefix)):

@@ -45,7 +45,7 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if not (ctx.function is not None and isinstance(func, cst.Attribute) and func.attr.value == "norm"):
+        if not (ctx.function is not None and type(func) is cst.Attribute and func.attr.value == "norm"):
             return
         if ctx.facts.kind(func.value) is not Kind.TENSOR or ctx.qualify(func.value) in ("torch", "torch.linalg"):
             return

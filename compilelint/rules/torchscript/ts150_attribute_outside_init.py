@@ -10,12 +10,12 @@ from compilelint.rules.base import Example, Rule, RuleDoc
 def assigned_self_attrs(node: cst.CSTNode) -> list[cst.Attribute]:
     """`self.x` targets of an Assign / AugAssign / AnnAssign statement."""
     targets: list[cst.BaseExpression] = []
-    if isinstance(node, cst.Assign):
+    if type(node) is cst.Assign:
         for t in node.targets:
-            targets.extend(e.value for e in t.target.elements) if isinstance(t.target, cst.Tuple) else targets.append(t.target)
-    elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
+            targets.extend(e.value for e in t.target.elements) if type(t.target) is cst.Tuple else targets.append(t.target)
+    elif type(node) in (cst.AugAssign, cst.AnnAssign):
         targets.append(node.target)
-    return [t for t in targets if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self"]
+    return [t for t in targets if type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == "self"]
 
 
 class AttributeOutsideInit(Rule):
@@ -69,7 +69,7 @@ class M(torch.nn.Module):
         fn, cls = ctx.function, ctx.class_node
         if fn is None or cls is None or fn.name.value == "__init__":
             return
-        if any(isinstance(a, cst.FunctionDef) and a is not fn for a in ctx.ancestors):
+        if any(type(a) is cst.FunctionDef and a is not fn for a in ctx.ancestors):
             return
         shape = class_shape(cls, ctx.facts.aliases)
         if shape.dynamic or not shape.only_torch_bases():

@@ -62,7 +62,7 @@ class M(torch.nn.Module):
         fn, cls = ctx.function, ctx.class_node
         if fn is None or cls is None or fn.name.value == "__init__":
             return
-        if isinstance(node, (cst.Assign, cst.AnnAssign)) and (node.value is None or is_none(node.value)):
+        if type(node) in (cst.Assign, cst.AnnAssign) and (node.value is None or is_none(node.value)):
             return
         shape = class_shape(cls, ctx.facts.aliases)
         for target in assigned_self_attrs(node):

@@ -10,17 +10,17 @@ from compilelint.rules.base import Example, Rule, RuleDoc
 
 def unsupported_value(value: cst.BaseExpression, aliases: dict[str, str]) -> str | None:
     """Why TorchScript cannot type an attribute holding this value, or None."""
-    if isinstance(value, (cst.Set, cst.SetComp)):
+    if type(value) in (cst.Set, cst.SetComp):
         return "a set"
-    if isinstance(value, cst.List) and not value.elements:
+    if type(value) is cst.List and not value.elements:
         return "an empty list"
-    if isinstance(value, cst.Dict) and not value.elements:
+    if type(value) is cst.Dict and not value.elements:
         return "an empty dict"
-    if isinstance(value, cst.Lambda):
+    if type(value) is cst.Lambda:
         return "a lambda"
-    if isinstance(value, cst.Call):
+    if type(value) is cst.Call:
         root = value
-        while isinstance(root, cst.Call) and isinstance(root.func, cst.Attribute) and isinstance(root.func.value, cst.Call):
+        while type(root) is cst.Call and type(root.func) is cst.Attribute and type(root.func.value) is cst.Call:
             root = root.func.value  # np.linspace(...).astype(...): the chain's first call decides
         if root is not value and (qualify(root.func, aliases) or "").startswith("numpy."):
             return "a numpy value"
@@ -106,7 +106,7 @@ class M(torch.nn.Module):
         fn, cls = ctx.function, ctx.class_node
         if fn is None or cls is None or fn.name.value == "__init__":
             return
-        if not (isinstance(node.value, cst.Name) and node.value.value == "self"):
+        if not (type(node.value) is cst.Name and node.value.value == "self"):
             return
         attr = node.attr.value
         if attr in self.reported:

@@ -8,9 +8,9 @@ from compilelint.rules.base import Example, Rule, RuleDoc
 
 
 def _constant_index(expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+    if type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Minus:
         expr = expr.expression
-    return isinstance(expr, (cst.Integer, cst.SimpleString))
+    return type(expr) in (cst.Integer, cst.SimpleString)
 
 
 class ModuleContainerDynamicIndex(Rule):
@@ -85,16 +85,16 @@ class M(torch.nn.Module):
     def visit_Subscript(self, node: cst.Subscript, ctx) -> None:  # noqa: ANN001
         if ctx.function is None or ctx.kind(node.value) is not Kind.MODULES:
             return
-        if not (isinstance(node.value, cst.Attribute) and isinstance(node.value.value, cst.Name)
+        if not (type(node.value) is cst.Attribute and type(node.value.value) is cst.Name
                 and node.value.value.value == "self"):
             return
         if len(node.slice) != 1:
             return
         index = node.slice[0].slice
-        if isinstance(index, cst.Slice):
+        if type(index) is cst.Slice:
             how = "a slice"
-        elif isinstance(index, cst.Index) and not _constant_index(index.value):
-            how = f"the variable `{ctx.code_for(index.value)}`" if isinstance(index.value, cst.Name) else "a computed index"
+        elif type(index) is cst.Index and not _constant_index(index.value):
+            how = f"the variable `{ctx.code_for(index.value)}`" if type(index.value) is cst.Name else "a computed index"
         else:
             return
         ctx.report(node, self.message.format(expr=ctx.code_for(node), how=how, attr=node.value.attr.value))

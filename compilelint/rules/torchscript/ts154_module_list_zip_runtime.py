@@ -59,7 +59,7 @@ class M(torch.nn.Module):
     )
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        if ctx.function is None or not (isinstance(node.func, cst.Name) and node.func.value == "zip"):
+        if ctx.function is None or not (type(node.func) is cst.Name and node.func.value == "zip"):
             return
         kinds = [ctx.kind(a.value) for a in node.args]
         if Kind.MODULES not in kinds or all(k is Kind.MODULES for k in kinds) or any(a.star for a in node.args):

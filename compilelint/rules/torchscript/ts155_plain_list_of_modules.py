@@ -10,26 +10,26 @@ from compilelint.rules.base import Example, Rule, RuleDoc
 
 
 def _is_module_ctor(expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
-    if isinstance(expr, cst.Call):
+    if type(expr) is cst.Call:
         name = qualify(expr.func, ctx.facts.aliases) or ""
         last = name.rsplit(".", 1)[-1]
         if name.startswith("torch.nn.") and last[:1].isupper():
             return True
         return bool(last[:1].isupper()) and not name.startswith(("torch.", "typing.", "collections."))
-    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+    if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
         return ctx.class_facts is not None and ctx.class_facts.attrs.get(expr.attr.value) is Kind.MODULE
     return False
 
 
 def module_collection(value: cst.BaseExpression, ctx) -> str | None:  # noqa: ANN001
     """'list'/'tuple'/'dict' when `value` is a plain Python container of submodules."""
-    if isinstance(value, (cst.List, cst.Tuple)) and value.elements:
-        if all(not isinstance(e, cst.StarredElement) and _is_module_ctor(e.value, ctx) for e in value.elements):
-            return "list" if isinstance(value, cst.List) else "tuple"
-    if isinstance(value, cst.ListComp) and _is_module_ctor(value.elt, ctx):
+    if type(value) in (cst.List, cst.Tuple) and value.elements:
+        if all(type(e) is not cst.StarredElement and _is_module_ctor(e.value, ctx) for e in value.elements):
+            return "list" if type(value) is cst.List else "tuple"
+    if type(value) is cst.ListComp and _is_module_ctor(value.elt, ctx):
         return "list"
-    if isinstance(value, cst.Dict) and value.elements:
-        if all(isinstance(e, cst.DictElement) and _is_module_ctor(e.value, ctx) for e in value.elements):
+    if type(value) is cst.Dict and value.elements:
+        if all(type(e) is cst.DictElement and _is_module_ctor(e.value, ctx) for e in value.elements):
             return "dict"
     return None
 
@@ -102,7 +102,7 @@ class M(torch.nn.Module):
         fn, cls = ctx.function, ctx.class_node
         if fn is None or cls is None or fn.name.value == "__init__":
             return
-        if not (isinstance(node.value, cst.Name) and node.value.value == "self") or node.attr.value in self.reported:
+        if not (type(node.value) is cst.Name and node.value.value == "self") or node.attr.value in self.reported:
             return
         attr = node.attr.value
         shape = class_shape(cls, ctx.facts.aliases)
@@ -120,7 +120,7 @@ class M(torch.nn.Module):
         if ctx.function is None:
             return
         it = node.iter
-        if isinstance(it, (cst.List, cst.Tuple)) and it.elements and all(
-                not isinstance(e, cst.StarredElement) and ctx.kind(e.value) is Kind.MODULE for e in it.elements):
-            kind = "list" if isinstance(it, cst.List) else "tuple"
+        if type(it) in (cst.List, cst.Tuple) and it.elements and all(
+                type(e) is not cst.StarredElement and ctx.kind(e.value) is Kind.MODULE for e in it.elements):
+            kind = "list" if type(it) is cst.List else "tuple"
             ctx.report(it, self.message.format(what=f"`{ctx.code_for(it)}`", kind=kind, container="ModuleList"))

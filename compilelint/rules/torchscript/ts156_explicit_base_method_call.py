@@ -54,7 +54,7 @@ class M(BaseHead):
         if ctx.function is None or cls is None:
             return
         func = node.func
-        if not (isinstance(func, cst.Attribute) and node.args and isinstance(node.args[0].value, cst.Name)
+        if not (type(func) is cst.Attribute and node.args and type(node.args[0].value) is cst.Name
                 and node.args[0].value.value == "self"):
             return
         base_codes = {ctx.code_for(b.value) for b in cls.bases if b.keyword is None}

@@ -59,12 +59,12 @@ class M(torch.nn.Module):
         if ctx.path != self.path:
             self.path, self.dataclasses = ctx.path, set()
         for d in node.decorators:
-            target = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+            target = d.decorator.func if type(d.decorator) is cst.Call else d.decorator
             if (qualify(target, ctx.facts.aliases) or "") in _DATACLASS:
                 self.dataclasses.add(node.name.value)
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        if ctx.function is None or ctx.path != self.path or not isinstance(node.func, cst.Name):
+        if ctx.function is None or ctx.path != self.path or type(node.func) is not cst.Name:
             return
         if node.func.value in self.dataclasses:
             ctx.report(node, self.message.format(name=node.func.value))

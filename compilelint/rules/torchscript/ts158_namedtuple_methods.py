@@ -78,15 +78,15 @@ class M(torch.nn.Module):
         if ctx.path != self.path:
             self.path, self.methods = ctx.path, {}
         if any((qualify(b.value, ctx.facts.aliases) or "") == "typing.NamedTuple" for b in node.bases):
-            self.methods[node.name.value] = {s.name.value for s in node.body.body if isinstance(s, cst.FunctionDef)}
+            self.methods[node.name.value] = {s.name.value for s in node.body.body if type(s) is cst.FunctionDef}
 
     def begin_function(self, ctx) -> None:  # noqa: ANN001
         self.bound = {}
 
     def _holds(self, expr: cst.BaseExpression) -> str | None:
-        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in self.methods:
+        if type(expr) is cst.Call and type(expr.func) is cst.Name and expr.func.value in self.methods:
             return expr.func.value
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             return self.bound.get(expr.value)
         return None
 
@@ -95,14 +95,14 @@ class M(torch.nn.Module):
             return
         cls = self._holds(node.value)
         for t in node.targets:
-            if isinstance(t.target, cst.Name):
+            if type(t.target) is cst.Name:
                 if cls is not None:
                     self.bound[t.target.value] = cls
                 else:
                     self.bound.pop(t.target.value, None)
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        if ctx.function is None or ctx.path != self.path or not isinstance(node.func, cst.Attribute):
+        if ctx.function is None or ctx.path != self.path or type(node.func) is not cst.Attribute:
             return
         cls = self._holds(node.func.value)
         if cls is not None and node.func.attr.value in self.methods.get(cls, ()):

@@ -17,9 +17,9 @@ def _init_type(values: list[cst.BaseExpression], aliases: dict[str, str]) -> str
         lit = literal_scalar_type(v)
         if lit is not None:
             types.add(lit)
-        elif isinstance(v, cst.Name) and v.value == "__registered__":
+        elif type(v) is cst.Name and v.value == "__registered__":
             types.add("Tensor")
-        elif isinstance(v, cst.Call) and (qualify(v.func, aliases) or "") in (
+        elif type(v) is cst.Call and (qualify(v.func, aliases) or "") in (
                 "torch.nn.Parameter", "torch.zeros", "torch.ones", "torch.empty", "torch.tensor", "torch.full",
                 "torch.randn", "torch.arange"):
             types.add("Tensor")
@@ -84,7 +84,7 @@ class M(torch.nn.Module):
 
     def _check(self, node: cst.CSTNode, ctx) -> None:  # noqa: ANN001
         fn, cls = ctx.function, ctx.class_node
-        if fn is None or cls is None or fn.name.value == "__init__" or not isinstance(node, (cst.Assign, cst.AugAssign)):
+        if fn is None or cls is None or fn.name.value == "__init__" or type(node) not in (cst.Assign, cst.AugAssign):
             return
         shape = class_shape(cls, ctx.facts.aliases)
         types = function_types(fn)
@@ -95,16 +95,16 @@ class M(torch.nn.Module):
             old = _init_type(shape.init_values[attr], ctx.facts.aliases)
             if old is None:
                 continue
-            if isinstance(node, cst.AugAssign):
+            if type(node) is cst.AugAssign:
                 if old == "int" and types.scalar_type(node.value, ctx.facts) == "float":
                     new = "float"
                 else:
                     continue
             else:
                 new = types.scalar_type(node.value, ctx.facts)
-                if new is None and ctx.facts.kind(node.value) is Kind.TENSOR and not isinstance(node.value, cst.Name):
+                if new is None and ctx.facts.kind(node.value) is Kind.TENSOR and type(node.value) is not cst.Name:
                     new = "Tensor"
-                if new is None and isinstance(node.value, cst.BinaryOperation) and old == "int":
+                if new is None and type(node.value) is cst.BinaryOperation and old == "int":
                     # `0.9 * self.x + ...`: a float literal anywhere in arithmetic makes it a float
                     if _has_float_literal(node.value):
                         new = "float"
@@ -118,10 +118,10 @@ class M(torch.nn.Module):
 
 
 def _has_float_literal(expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.Float):
+    if type(expr) is cst.Float:
         return True
-    if isinstance(expr, cst.BinaryOperation):
-        if isinstance(expr.operator, cst.Divide):
+    if type(expr) is cst.BinaryOperation:
+        if type(expr.operator) is cst.Divide:
             return True
         return _has_float_literal(expr.left) or _has_float_literal(expr.right)
     return False

@@ -14,20 +14,20 @@ def _class_variables(node: cst.ClassDef, aliases: dict[str, str]) -> set[str]:
     names: set[str] = set()
     constants: set[str] = set()
     for stmt in node.body.body:
-        if not isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is not cst.SimpleStatementLine:
             continue
         for small in stmt.body:
-            if isinstance(small, cst.Assign):
+            if type(small) is cst.Assign:
                 for t in small.targets:
-                    if isinstance(t.target, cst.Name):
-                        if t.target.value == "__constants__" and isinstance(small.value, (cst.List, cst.Tuple, cst.Set)):
+                    if type(t.target) is cst.Name:
+                        if t.target.value == "__constants__" and type(small.value) in (cst.List, cst.Tuple, cst.Set):
                             constants |= {e.value.evaluated_value for e in small.value.elements
-                                          if isinstance(e.value, cst.SimpleString)}
+                                          if type(e.value) is cst.SimpleString}
                         else:
                             names.add(t.target.value)
-            elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
+            elif type(small) is cst.AnnAssign and type(small.target) is cst.Name and small.value is not None:
                 ann = small.annotation.annotation
-                base = ann.value if isinstance(ann, cst.Subscript) else ann
+                base = ann.value if type(ann) is cst.Subscript else ann
                 if (qualify(base, aliases) or "").rsplit(".", 1)[-1] not in ("Final", "ClassVar"):
                     names.add(small.target.value)
     return {n for n in names - constants if not n.startswith("__")}
@@ -97,8 +97,8 @@ class M(torch.nn.Module):
     def visit_Attribute(self, node: cst.Attribute, ctx) -> None:  # noqa: ANN001
         if not self.variables or ctx.function is None:
             return
-        if isinstance(node.value, cst.Name) and node.value.value == "self" and node.attr.value in self.variables:
+        if type(node.value) is cst.Name and node.value.value == "self" and node.attr.value in self.variables:
             parent = ctx.parent
-            if isinstance(parent, (cst.AssignTarget, cst.AugAssign)) and getattr(parent, "target", None) is node:
+            if type(parent) in (cst.AssignTarget, cst.AugAssign) and getattr(parent, "target", None) is node:
                 return
             ctx.report(node, self.message.format(attr=node.attr.value))

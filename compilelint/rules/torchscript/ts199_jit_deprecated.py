@@ -73,7 +73,7 @@ def M(x):
 
     def _decorators(self, node: cst.FunctionDef | cst.ClassDef, ctx) -> None:  # noqa: ANN001
         for d in node.decorators:
-            if isinstance(d.decorator, cst.Call):
+            if type(d.decorator) is cst.Call:
                 continue  # a call is reported by visit_Call
             name = ctx.qualify(d.decorator)
             if name in _DEPRECATED:

@@ -18,15 +18,15 @@ def in_condition(ctx) -> bool:  # noqa: ANN001
     for i in range(len(anc) - 1, -1, -1):
         node = anc[i]
         if isinstance(node, _TESTED):
-            if isinstance(node, cst.IfExp):
+            if type(node) is cst.IfExp:
                 nxt = anc[i + 1] if i + 1 < len(anc) else None
                 return nxt is None or nxt is node.test or _contains(node.test, nxt)
-            if isinstance(node, cst.Assert):
+            if type(node) is cst.Assert:
                 return True
             nxt = anc[i + 1] if i + 1 < len(anc) else None
             return nxt is None or not isinstance(nxt, _STATEMENTS)
         if isinstance(node, _STATEMENTS) and not isinstance(node, cst.BaseSmallStatement):
-            if not isinstance(node, (cst.If, cst.While)):
+            if type(node) not in (cst.If, cst.While):
                 return False
     return False
 

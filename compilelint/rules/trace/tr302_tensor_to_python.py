@@ -70,15 +70,15 @@ class M(torch.nn.Module):
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         if in_condition(ctx):
             return  # TR301/TR305/TR306 report the condition itself
-        if any(isinstance(a, cst.Raise) for a in ctx.ancestors):
+        if any(type(a) is cst.Raise for a in ctx.ancestors):
             return  # formatting an error message: only runs on the failing path
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in _METHODS and not node.args:
+        if type(func) is cst.Attribute and func.attr.value in _METHODS and not node.args:
             if ctx.facts.reads_only_module_state(func.value):
                 return  # `self.scale.item()`: model state, the same for every input
             if ctx.facts.is_tensor(func.value):
                 ctx.report(node, self.message.format(what=_METHODS[func.attr.value]))
-        elif isinstance(func, cst.Name) and func.value in _BUILTINS and len(node.args) == 1:
+        elif type(func) is cst.Name and func.value in _BUILTINS and len(node.args) == 1:
             arg = node.args[0].value
             if ctx.facts.kind(arg) is Kind.TENSOR and not ctx.facts.reads_only_module_state(arg):
                 ctx.report(node, self.message.format(what=f"`{func.value}()` of a tensor"))

@@ -7,7 +7,7 @@ from compilelint.rules.base import Example, Rule, RuleDoc
 
 
 def range_over_size(call: cst.BaseExpression, facts) -> bool:  # noqa: ANN001
-    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "range"):
+    if not (type(call) is cst.Call and type(call.func) is cst.Name and call.func.value == "range"):
         return False
     if any(facts.reads_dynamic_size(a.value) for a in call.args):
         return False  # TR304: the size comes from tensor data

@@ -73,7 +73,7 @@ class M(torch.nn.Module):
         facts = ctx.facts
         if facts.has_dynamic_shape(iterable):
             self._report(ctx, iterable, "loop over a data-dependent tensor", iterable)
-        elif (isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name)
+        elif (type(iterable) is cst.Call and type(iterable.func) is cst.Name
               and iterable.func.value in ("range", "enumerate", "zip")):
             for a in iterable.args:
                 if facts.reads_dynamic_size(a.value) or facts.has_dynamic_shape(a.value):
@@ -101,14 +101,14 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if not (isinstance(func, cst.Name) and node.args):
+        if not (type(func) is cst.Name and node.args):
             return
         if func.value in ("int", "float", "max", "min") and any(ctx.facts.reads_dynamic_size(a.value) for a in node.args):
             self._report(ctx, node, f"`{func.value}()` of a data-dependent size", node)
         elif func.value == "len" and ctx.facts.has_dynamic_shape(node.args[0].value) and not in_condition(ctx):
             anc = ctx.ancestors
             outer = anc[-2] if len(anc) >= 2 else None
-            if isinstance(outer, cst.Call) and isinstance(outer.func, cst.Name) and outer.func.value in (
+            if type(outer) is cst.Call and type(outer.func) is cst.Name and outer.func.value in (
                     "range", "int", "float", "max", "min", "enumerate", "zip"):
                 return  # reported at the enclosing call
             self._report(ctx, node, "`len()` of a data-dependent tensor", node.args[0].value)

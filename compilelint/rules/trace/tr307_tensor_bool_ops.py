@@ -51,14 +51,14 @@ class M(torch.nn.Module):
     )
 
     def visit_BooleanOperation(self, node: cst.BooleanOperation, ctx) -> None:  # noqa: ANN001
-        if in_condition(ctx) or isinstance(ctx.parent, cst.BooleanOperation):
+        if in_condition(ctx) or type(ctx.parent) is cst.BooleanOperation:
             return
         facts = ctx.facts
         if any(facts.kind(side) is Kind.TENSOR and not facts.is_assumed_tensor(side) for side in (node.left, node.right)):
-            op = "and" if isinstance(node.operator, cst.And) else "or"
+            op = "and" if type(node.operator) is cst.And else "or"
             ctx.report(node, self.message.format(op=op))
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation, ctx) -> None:  # noqa: ANN001
-        if isinstance(node.operator, cst.Not) and not in_condition(ctx):
+        if type(node.operator) is cst.Not and not in_condition(ctx):
             if ctx.facts.kind(node.expression) is Kind.TENSOR and not ctx.facts.is_assumed_tensor(node.expression):
                 ctx.report(node, self.message.format(op="not"))

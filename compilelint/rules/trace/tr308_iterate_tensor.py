@@ -58,14 +58,14 @@ class M(torch.nn.Module):
 
     def _check(self, iterable: cst.BaseExpression, ctx) -> None:  # noqa: ANN001
         facts = ctx.facts
-        if (isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name)
+        if (type(iterable) is cst.Call and type(iterable.func) is cst.Name
                 and iterable.func.value in ("enumerate", "zip", "reversed")):
             for a in iterable.args:
                 self._check(a.value, ctx)
             return
         if facts.is_known_tensor(iterable) and not facts.has_dynamic_shape(iterable):
             ctx.report(iterable)
-        elif (isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute)
+        elif (type(iterable) is cst.Call and type(iterable.func) is cst.Attribute
               and iterable.func.attr.value in ("unbind", "split") and facts.is_tensor(iterable.func.value)
               and not facts.has_dynamic_shape(iterable.func.value)):
             ctx.report(iterable)  # `for u in x.unbind(1)`: as many iterations as the example's size
@@ -78,7 +78,7 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if not (isinstance(func, cst.Name) and len(node.args) == 1 and node.args[0].star == ""):
+        if not (type(func) is cst.Name and len(node.args) == 1 and node.args[0].star == ""):
             return
         arg = node.args[0].value
         facts = ctx.facts

@@ -41,11 +41,11 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if isinstance(func, cst.Name) and func.value == "len" and len(node.args) == 1:
+        if type(func) is cst.Name and func.value == "len" and len(node.args) == 1:
             arg = node.args[0].value
             facts = ctx.facts
             if facts.is_known_tensor(arg) and not facts.has_dynamic_shape(arg):
-                if in_condition(ctx) and any(isinstance(a, (cst.If, cst.While, cst.IfExp)) and
+                if in_condition(ctx) and any(type(a) in (cst.If, cst.While, cst.IfExp) and
                                              "isinstance(" in ctx.code_for(a.test) for a in ctx.ancestors):
                     return  # `isinstance(x, tuple) and len(x) == 2`: a type dispatch
                 ctx.report(node)

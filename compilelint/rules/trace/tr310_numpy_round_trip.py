@@ -49,7 +49,7 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "numpy" and not node.args:
+        if type(func) is cst.Attribute and func.attr.value == "numpy" and not node.args:
             if ctx.facts.is_tensor(func.value):
                 ctx.report(node)
             return
@@ -57,6 +57,6 @@ class M(torch.nn.Module):
         if name.startswith("numpy.") and any(ctx.facts.kind(a.value) is Kind.TENSOR for a in node.args):
             inner = [a.value for a in node.args]
             # np.f(t.numpy()) is reported at .numpy()
-            if not any(isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value == "numpy"
+            if not any(type(v) is cst.Call and type(v.func) is cst.Attribute and v.func.attr.value == "numpy"
                        for v in inner):
                 ctx.report(node)

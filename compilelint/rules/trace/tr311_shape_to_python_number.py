@@ -60,7 +60,7 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if isinstance(func, cst.Name) and func.value in _BUILTINS:
+        if type(func) is cst.Name and func.value in _BUILTINS:
             fn = func.value
         else:
             name = ctx.qualify(func) or ""
@@ -76,9 +76,9 @@ class M(torch.nn.Module):
         if not any(facts.is_shape_dependent(a) and facts.reads_tensor_size(a) for a in args):
             return
         anc = ctx.ancestors
-        outer = anc[-2] if len(anc) >= 2 and isinstance(anc[-1], cst.Arg) else None
-        if isinstance(outer, cst.Call) and (
-                (isinstance(outer.func, cst.Name) and outer.func.value in _BUILTINS)
+        outer = anc[-2] if len(anc) >= 2 and type(anc[-1]) is cst.Arg else None
+        if type(outer) is cst.Call and (
+                (type(outer.func) is cst.Name and outer.func.value in _BUILTINS)
                 or (ctx.qualify(outer.func) or "").startswith("math.")):
             return  # reported once, at the outer conversion
         ctx.report(node, self.message.format(fn=fn))

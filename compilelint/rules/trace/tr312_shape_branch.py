@@ -57,10 +57,10 @@ class M(torch.nn.Module):
         parts = [test]
         while parts:
             part = parts.pop()
-            if isinstance(part, cst.BooleanOperation):
+            if type(part) is cst.BooleanOperation:
                 parts += [part.left, part.right]
                 continue
-            if isinstance(part, cst.UnaryOperation) and isinstance(part.operator, cst.Not):
+            if type(part) is cst.UnaryOperation and type(part.operator) is cst.Not:
                 parts.append(part.expression)
                 continue
             if facts.is_shape_dependent(part) and facts.reads_tensor_size(part):
@@ -71,23 +71,23 @@ class M(torch.nn.Module):
     def _only_raises(cls, node: cst.CSTNode) -> bool:
         """`if x.size(0) != y.size(0): raise ValueError(...)` (elif/else and nested ifs that only raise or
         warn too): input validation, not a second code path for valid inputs."""
-        if isinstance(node, cst.If):
+        if type(node) is cst.If:
             return cls._only_raises(node.body) and (node.orelse is None or cls._only_raises(node.orelse))
-        if isinstance(node, cst.Else):
+        if type(node) is cst.Else:
             return cls._only_raises(node.body)
-        body = node.body if isinstance(node, cst.IndentedBlock) else ()
+        body = node.body if type(node) is cst.IndentedBlock else ()
         if not body:
             return False
         for stmt in body:
-            if isinstance(stmt, cst.If):
+            if type(stmt) is cst.If:
                 if not cls._only_raises(stmt):
                     return False
-            elif isinstance(stmt, cst.SimpleStatementLine):
+            elif type(stmt) is cst.SimpleStatementLine:
                 for small in stmt.body:
-                    if isinstance(small, cst.Raise):
+                    if type(small) is cst.Raise:
                         continue
-                    if (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
-                            and isinstance(small.value.func, cst.Attribute)
+                    if (type(small) is cst.Expr and type(small.value) is cst.Call
+                            and type(small.value.func) is cst.Attribute
                             and small.value.func.attr.value in ("warn", "warning", "error", "info", "debug")):
                         continue
                     return False

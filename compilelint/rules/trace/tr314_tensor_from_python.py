@@ -64,7 +64,7 @@ class M(torch.nn.Module):
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         fn = ctx.qualify(node.func) or ""
         func = node.func
-        if (isinstance(func, cst.Attribute) and func.attr.value == "new_tensor"
+        if (type(func) is cst.Attribute and func.attr.value == "new_tensor"
                 and ctx.facts.is_tensor(func.value)):
             fn = "Tensor.new_tensor"
         if fn not in _CONSTRUCTORS and fn != "Tensor.new_tensor":
@@ -74,10 +74,10 @@ class M(torch.nn.Module):
         data = node.args[0].value
         facts = ctx.facts
         kind = facts.kind(data)
-        if kind in (Kind.VALUE, Kind.TENSOR) or (isinstance(data, (cst.List, cst.Tuple)) and any(
+        if kind in (Kind.VALUE, Kind.TENSOR) or (type(data) in (cst.List, cst.Tuple) and any(
                 facts.kind(e.value) in (Kind.VALUE, Kind.TENSOR) for e in data.elements)):
             ctx.report(node, self.message.format(fn=fn, what="values read from tensor data", noun="values"))
-        elif facts.is_shape_dependent(data) or (isinstance(data, (cst.List, cst.Tuple)) and any(
+        elif facts.is_shape_dependent(data) or (type(data) in (cst.List, cst.Tuple) and any(
                 facts.is_shape_dependent(e.value) for e in data.elements)) or (
-                isinstance(data, cst.Call) and any(facts.is_shape_dependent(a.value) for a in data.args)):
+                type(data) is cst.Call and any(facts.is_shape_dependent(a.value) for a in data.args)):
             ctx.report(node, self.message.format(fn=fn, what="tensor sizes", noun="sizes"), severity="warning")

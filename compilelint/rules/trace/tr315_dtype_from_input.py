@@ -52,19 +52,19 @@ class M(torch.nn.Module):
     )
 
     def _from_tensor(self, expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
-        return (isinstance(expr, cst.Attribute) and expr.attr.value == "dtype"
+        return (type(expr) is cst.Attribute and expr.attr.value == "dtype"
                 and ctx.facts.is_tensor(expr.value))
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
         name = ctx.qualify(func) or ""
-        if name.startswith("torch.") or isinstance(func, cst.Attribute) and func.attr.value != "to":
+        if name.startswith("torch.") or type(func) is cst.Attribute and func.attr.value != "to":
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value == "dtype" and self._from_tensor(arg.value, ctx):
                     ctx.report(node, self.message.format(what="`dtype=` taken from an input tensor"))
                     return
             return
-        if isinstance(func, cst.Attribute) and func.attr.value == "to" and ctx.facts.is_tensor(func.value):
+        if type(func) is cst.Attribute and func.attr.value == "to" and ctx.facts.is_tensor(func.value):
             first = node.args[0].value if node.args and node.args[0].keyword is None else None
             if first is not None and (self._from_tensor(first, ctx) or ctx.facts.is_known_tensor(first)):
                 ctx.report(node, self.message.format(what="`.to()` with an input tensor's dtype"))

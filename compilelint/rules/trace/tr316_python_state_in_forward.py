@@ -90,12 +90,12 @@ class M(torch.nn.Module):
     @staticmethod
     def _is_store(node: cst.CSTNode, ctx) -> bool:  # noqa: ANN001
         parent = ctx.parent
-        if isinstance(parent, cst.AssignTarget):
+        if type(parent) is cst.AssignTarget:
             return True
-        return isinstance(parent, cst.Assign) and any(t.target is node for t in parent.targets)
+        return type(parent) is cst.Assign and any(t.target is node for t in parent.targets)
 
     def visit_Attribute(self, node: cst.Attribute, ctx) -> None:  # noqa: ANN001
-        if isinstance(node.value, cst.Name) and node.value.value == "self" and not self._is_store(node, ctx):
+        if type(node.value) is cst.Name and node.value.value == "self" and not self._is_store(node, ctx):
             self._reads.add("self." + node.attr.value)
 
     def visit_Name(self, node: cst.Name, ctx) -> None:  # noqa: ANN001
@@ -105,10 +105,10 @@ class M(torch.nn.Module):
     def _target(self, target: cst.BaseExpression, ctx, node, aug: bool) -> None:  # noqa: ANN001
         if ctx.function is None or ctx.function.name.value == "__init__":
             return
-        if isinstance(target, cst.Name) and target.value in self._globals:
+        if type(target) is cst.Name and target.value in self._globals:
             self._writes.append((node, target.value, f"global `{target.value}`"))
             return
-        if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+        if not (type(target) is cst.Attribute and type(target.value) is cst.Name
                 and target.value.value == "self" and ctx.class_facts is not None):
             return
         attr = target.attr.value
@@ -130,5 +130,5 @@ class M(torch.nn.Module):
         # Only state the traced code also reads changes its outputs (a stored attention map for
         # visualisation is merely stale); `x += 1` reads its target.
         for node, key, what in self._writes:
-            if key in self._reads or isinstance(node, cst.AugAssign):
+            if key in self._reads or type(node) is cst.AugAssign:
                 ctx.report(node, self.message.format(what=what))

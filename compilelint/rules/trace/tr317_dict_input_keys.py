@@ -46,20 +46,20 @@ class M(torch.nn.Module):
     )
 
     def _is_input(self, expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
-        return (isinstance(expr, cst.Name) and expr.value in ctx.facts.params and ctx.function is not None
+        return (type(expr) is cst.Name and expr.value in ctx.facts.params and ctx.function is not None
                 and ctx.function.name.value == "forward")
 
     def visit_Comparison(self, node: cst.Comparison, ctx) -> None:  # noqa: ANN001
         for comp in node.comparisons:
-            if isinstance(comp.operator, (cst.In, cst.NotIn)) and self._is_input(comp.comparator, ctx):
-                if isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString)):
+            if type(comp.operator) in (cst.In, cst.NotIn) and self._is_input(comp.comparator, ctx):
+                if type(node.left) in (cst.SimpleString, cst.ConcatenatedString):
                     ctx.report(node, self.message.format(what="`in` test", name=comp.comparator.value))
                     return
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
-        if isinstance(func, cst.Attribute) and self._is_input(func.value, ctx):
-            if func.attr.value == "get" and node.args and isinstance(node.args[0].value, cst.SimpleString):
+        if type(func) is cst.Attribute and self._is_input(func.value, ctx):
+            if func.attr.value == "get" and node.args and type(node.args[0].value) is cst.SimpleString:
                 ctx.report(node, self.message.format(what="`.get()`", name=func.value.value))
             elif func.attr.value in ("keys", "items") and not node.args:
                 ctx.report(node, self.message.format(what=f"`.{func.attr.value}()`", name=func.value.value))

@@ -64,5 +64,5 @@ class M(torch.nn.Module):
             if "batch_norm" in fn:
                 return  # F.batch_norm defaults to training=False
             ctx.report(node, self.message.format(fn=short, value="True (the default)", cls=cls))
-        elif isinstance(training, cst.Name) and training.value == "True":
+        elif type(training) is cst.Name and training.value == "True":
             ctx.report(node, self.message.format(fn=short, value="True", cls=cls))

@@ -19,12 +19,12 @@ def _mentions_eval(tree: cst.CSTNode, name: str) -> bool:
     stack = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("eval", "train"):
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in ("eval", "train"):
             owner = node.func.value
-            if isinstance(owner, cst.Name) and owner.value == name:
+            if type(owner) is cst.Name and owner.value == name:
                 if node.func.attr.value == "eval":
                     return True
-                if node.args and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "False":
+                if node.args and type(node.args[0].value) is cst.Name and node.args[0].value.value == "False":
                     return True
         stack.extend(child_nodes(node))
     return False
@@ -33,11 +33,11 @@ def _mentions_eval(tree: cst.CSTNode, name: str) -> bool:
 def _constructed_here(tree: cst.CSTNode, name: str) -> cst.Call | None:
     """`name = SomeClass(...)` without `.eval()` in the same body."""
     for node in _walk(tree):
-        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
+        if type(node) is cst.Assign and type(node.value) is cst.Call:
             for t in node.targets:
-                if isinstance(t.target, cst.Name) and t.target.value == name:
+                if type(t.target) is cst.Name and t.target.value == name:
                     func = node.value.func
-                    last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+                    last = func.attr.value if type(func) is cst.Attribute else getattr(func, "value", "")
                     if isinstance(last, str) and last[:1].isupper():
                         return node.value
     return None
@@ -106,12 +106,12 @@ def export(x):
             return
         target = node.args[0].value
         scope = ctx.function if ctx.function is not None else ctx._analyzer.module  # noqa: SLF001
-        if isinstance(target, cst.Call):
+        if type(target) is cst.Call:
             func = target.func
-            last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+            last = func.attr.value if type(func) is cst.Attribute else getattr(func, "value", "")
             if isinstance(last, str) and last[:1].isupper():
                 ctx.report(node, self.message.format(name=ctx.code_for(target).strip()[:40]))
             return
-        if isinstance(target, cst.Name) and _constructed_here(scope, target.value) is not None:
+        if type(target) is cst.Name and _constructed_here(scope, target.value) is not None:
             if not _mentions_eval(scope, target.value):
                 ctx.report(node, self.message.format(name=target.value))
