@@ -476,20 +476,25 @@ class FileAnalyzer:
         ctx.ancestors.pop()
 
     def _walk_expr(self, node: cst.CSTNode) -> None:
+        # The hottest function of a lint run: lookups are inlined (no _handlers_for/_category calls).
         node_type = type(node)
-        handlers = self._handlers_for(node_type)
+        ctx = self.ctx
+        handlers = self._by_type.get(node_type)
+        if handlers is None:
+            handlers = self._handlers_for(node_type)
         if handlers:
-            ctx = self.ctx
             for rule, method in handlers:
                 ctx.rule = rule
                 method(node, ctx)
-        category = _category(node_type)
+        category = _CATEGORY.get(node_type)
+        if category is None:
+            category = _category(node_type)
         if category == _CALL:
             self._record_call(node)
-        ancestors = self.ctx.ancestors
+        ancestors = ctx.ancestors
         ancestors.append(node)
         if category == _COMPREHENSION:
-            facts = self.ctx.facts
+            facts = ctx.facts
             saved = dict(facts.env)
             self._walk_comp_for(node.for_in)
             if node_type is cst.DictComp:
@@ -499,7 +504,7 @@ class FileAnalyzer:
                 self._walk_expr(node.elt)
             facts.env = saved
         elif category == _LAMBDA:
-            facts = self.ctx.facts
+            facts = ctx.facts
             saved = dict(facts.env)
             for p in node.params.params:
                 facts.env[p.name.value] = Kind.UNKNOWN
@@ -522,12 +527,16 @@ class FileAnalyzer:
         self.ctx.ancestors.pop()
 
     def _walk_children(self, node: cst.CSTNode) -> None:
+        categories = _CATEGORY
         for name in _child_fields(type(node)):
             value = getattr(node, name)
             value_type = type(value)
             if value_type is list or value_type is tuple:
                 for item in value:
-                    category = _category(type(item))
+                    item_type = type(item)
+                    category = categories.get(item_type)
+                    if category is None:
+                        category = _category(item_type)
                     if category == _STATEMENT:
                         self._walk_stmt(item)
                     elif category == _SUITE:
@@ -535,7 +544,9 @@ class FileAnalyzer:
                     elif category:
                         self._walk_expr(item)
                 continue
-            category = _category(value_type)
+            category = categories.get(value_type)
+            if category is None:
+                category = _category(value_type)
             if category == _STATEMENT:
                 self._walk_stmt(value)
             elif category == _SUITE:

@@ -18,6 +18,24 @@ _SKIPPED_PREFIXES = ("whitespace", "lpar", "rpar", "leading_lines", "comma", "se
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
+def concrete_types(*bases: type) -> frozenset[type]:
+    """Every class below `bases` (the bases too) that has no subclass of its own: `type(x) in` this set is
+    `isinstance(x, bases)` for LibCST nodes without the cost of ABCMeta's isinstance (LibCST nodes are ABCs)."""
+    found: set[type] = set()
+    stack = list(bases)
+    while stack:
+        cls = stack.pop()
+        subclasses = cls.__subclasses__()
+        if subclasses:
+            stack.extend(subclasses)
+        else:
+            found.add(cls)
+    return frozenset(found)
+
+
+NODE_TYPES = concrete_types(cst.CSTNode)
+
+
 def child_fields(node_type: type) -> tuple[str, ...]:
     names = _FIELDS.get(node_type)
     if names is None:
@@ -32,10 +50,11 @@ def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
     out: list[cst.CSTNode] = []
     for name in child_fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        value_type = type(value)
+        if value_type in NODE_TYPES:
             out.append(value)
-        elif type(value) is list or type(value) is tuple:
-            out.extend(v for v in value if isinstance(v, cst.CSTNode))
+        elif value_type is list or value_type is tuple:
+            out.extend(v for v in value if type(v) in NODE_TYPES)
     return out
 
 

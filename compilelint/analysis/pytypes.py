@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from compilelint.analysis.nodes import NODE_TYPES
 from compilelint.analysis.tensors import FunctionFacts, Kind
 
 _SCALAR_CALLS = {"int": "int", "len": "int", "float": "float", "str": "str", "bool": "bool", "round": "int"}
@@ -200,11 +201,12 @@ class BodyIndex:
                 continue
             for name in _fields(type(node)):
                 value = getattr(node, name)
-                if isinstance(value, cst.CSTNode):
+                value_type = type(value)
+                if value_type in NODE_TYPES:
                     stack.append((value, node, parent))
-                elif type(value) in (list, tuple):
+                elif value_type is list or value_type is tuple:
                     for child in reversed(value):
-                        if isinstance(child, cst.CSTNode):
+                        if type(child) in NODE_TYPES:
                             stack.append((child, node, parent))
 
 

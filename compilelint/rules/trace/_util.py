@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.nodes import child_nodes
+from compilelint.analysis.nodes import child_nodes, concrete_types
 
-_TESTED = (cst.If, cst.While, cst.IfExp, cst.Assert)
-_STATEMENTS = (cst.BaseCompoundStatement, cst.SimpleStatementLine, cst.BaseSmallStatement)
+_TESTED = frozenset((cst.If, cst.While, cst.IfExp, cst.Assert))
+_STATEMENTS = concrete_types(cst.BaseCompoundStatement, cst.SimpleStatementLine, cst.BaseSmallStatement)
+_SMALL_STATEMENTS = concrete_types(cst.BaseSmallStatement)
 
 
 def in_condition(ctx) -> bool:  # noqa: ANN001
@@ -17,16 +18,17 @@ def in_condition(ctx) -> bool:  # noqa: ANN001
     anc = ctx.ancestors
     for i in range(len(anc) - 1, -1, -1):
         node = anc[i]
-        if isinstance(node, _TESTED):
-            if type(node) is cst.IfExp:
+        node_type = type(node)
+        if node_type in _TESTED:
+            if node_type is cst.IfExp:
                 nxt = anc[i + 1] if i + 1 < len(anc) else None
                 return nxt is None or nxt is node.test or _contains(node.test, nxt)
-            if type(node) is cst.Assert:
+            if node_type is cst.Assert:
                 return True
             nxt = anc[i + 1] if i + 1 < len(anc) else None
-            return nxt is None or not isinstance(nxt, _STATEMENTS)
-        if isinstance(node, _STATEMENTS) and not isinstance(node, cst.BaseSmallStatement):
-            if type(node) not in (cst.If, cst.While):
+            return nxt is None or type(nxt) not in _STATEMENTS
+        if node_type in _STATEMENTS and node_type not in _SMALL_STATEMENTS:
+            if node_type not in (cst.If, cst.While):
                 return False
     return False
 
