@@ -252,7 +252,7 @@ PC_RANGE = (0.0, -4.0, -3.0, 6.4, 4.0, 1.0)
 VOXEL = (0.4, 0.5)
 
 
-def _check_voxel(N, C, B, dtype=torch.float32, config=None):
+def _check_voxel(N, C, B, dtype=torch.float32, config=None, is_max=False):
     lo = torch.tensor([-1.0, -5.0, -3.5])
     xyz = (torch.rand(N, 3) * torch.tensor([8.0, 10.0, 5.0]) + lo).to(DEV)  # some points outside the range
     k = torch.randint(-2, 20, (N // 5, 2), device=DEV).float()  # on (or a rounding away from) bin edges
@@ -262,8 +262,9 @@ def _check_voxel(N, C, B, dtype=torch.float32, config=None):
     ny, nx = voxel.grid_shape(PC_RANGE, VOXEL)
     mean = torch.full((B, C, ny, nx), float("nan"), device=DEV).to(memory_format=torch.channels_last)
     counts = torch.full((B, ny, nx), -1, dtype=torch.int32, device=DEV)
-    mean, counts = voxel.voxel_scatter_mean(xyz, feats, PC_RANGE, VOXEL, bidx, B, out=(mean, counts), config=config)
-    rmean, rcounts = voxel.reference(xyz, feats.double(), PC_RANGE, VOXEL, bidx, B)
+    fn = voxel.voxel_scatter_max if is_max else voxel.voxel_scatter_mean
+    mean, counts = fn(xyz, feats, PC_RANGE, VOXEL, bidx, B, out=(mean, counts), config=config)
+    rmean, rcounts = voxel.reference(xyz, feats.double(), PC_RANGE, VOXEL, bidx, B, reduce="amax" if is_max else "mean")
     assert torch.equal(counts.cpu(), rcounts.cpu())
     assert 0 < counts.sum().item() < N
     assert rel_err(mean, rmean) < 1e-5
@@ -280,6 +281,12 @@ def test_voxel_scatter_mean(N, C, B):
         assert torch.allclose(mean[0, :, 8, 2], f[0])
         return
     _check_voxel(N, C, B)
+
+
+@pytest.mark.parametrize("N,C,B", [(500, 5, 2), (301, 20, 1)])
+def test_voxel_scatter_max(N, C, B):
+    """Max-pool mode: features of both signs, empty pillars 0 (the buffer starts at -inf)."""
+    _check_voxel(N, C, B, is_max=True)
 
 
 def test_voxel_scatter_variable_point_count():
