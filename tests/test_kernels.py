@@ -294,6 +294,41 @@ def test_voxel_scatter_variable_point_count():
         _check_voxel(n, 4, 1)
 
 
+# ---------------------------------------------------------------- fixture pairs' make_fused
+
+
+FUSED = {"vision_stem": 1e-5, "moe_router": 1e-5, "vl_cross_attn": 1e-3, "voxelize": 1e-5, "policy_head": 1e-5}
+"""Pairs with a `make_fused` factory -> tolerance of the comparison with `make_fixed` (bench._close:
+allclose with atol = rtol = tol); vl_cross_attn's attention runs in fp16 (the bench's CUDA tolerance)."""
+
+
+def test_every_make_fused_is_checked():
+    from fixtures.models import PAIRS
+
+    have = {n for n in PAIRS if hasattr(importlib.import_module(f"fixtures.models.{n}"), "make_fused")}
+    assert have == set(FUSED)
+
+
+@pytest.mark.parametrize("name", sorted(FUSED))
+def test_fused_fixture_matches_fixed(name):
+    """make_fused (the fixed model with the bundled kernels, the bench's fused_fixed column) computes what
+    make_fixed computes, on every input set, from the same weights and inputs."""
+    from compilelint.runtime_probe.bench import _close
+
+    mod = importlib.import_module(f"fixtures.models.{name}")
+    fixed, inputs = mod.make_fixed(device=DEV)
+    fused, inputs_f = mod.make_fused(device=DEV)
+    assert type(fused) is not type(fixed) and isinstance(fused, type(fixed))
+    assert len(inputs) == len(inputs_f) >= 2
+    with torch.no_grad():
+        for i, (a, b) in enumerate(zip(inputs, inputs_f)):
+            assert all(torch.equal(x, y) for x, y in zip(a, b)), f"{name}: input set {i} differs"
+            want, got = fixed(*a), fused(*b)
+            assert got.shape == want.shape and got.dtype == want.dtype, (name, i)
+            err = ((got.double() - want.double()).abs() / (want.double().abs() + 1)).max().item()
+            assert _close(want, got, FUSED[name]), f"{name}: input set {i}: max scaled error {err:.2e}"
+
+
 # ---------------------------------------------------------------- hygiene
 
 
