@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 torch = pytest.importorskip("torch")
-pytest.importorskip("triton")
+triton = pytest.importorskip("triton")
 
 CUDA = torch.cuda.is_available()
 # Interpreter mode must be on before triton is first imported: triton decorates its own @jit helpers
@@ -126,6 +126,36 @@ def test_rms_norm(shape, dtype):
     w = torch.randn(N, device=DEV, dtype=dtype)
     y = norms.rms_norm(x, w, 1e-6, out=poisoned(shape, dtype))
     assert rel_err(y, norms.reference_rms(x.double(), w.double(), 1e-6)) < TOL[dtype]
+
+
+@pytest.mark.parametrize("N,tile,chunked,hints", [
+    (64, 64, False, False),  # one whole row per program, 1-D, unmasked (N a power of two)
+    (50, 64, False, True),  # 1-D, masked tail, eviction hints
+    (50, 256, False, False),  # four rows per program (2-D tile), 7 rows: a partial last tile
+    (64, 16, True, False),  # chunked: Chan-merged LayerNorm statistics, reverse second pass
+    (70, 16, True, True),  # chunked with a partial last chunk, hints
+])
+def test_norm_every_path(N, tile, chunked, hints):
+    """Each shape of work the autotuner may pick computes the same function (explicit configs)."""
+    cfg = norms._cfg(tile, 4, chunked, hints)
+    x = (torch.randn(7, N) * 3 + 40).to(DEV)  # mean far from 0: one-pass variance must not cancel
+    w, b = torch.randn(N, device=DEV), torch.randn(N, device=DEV)
+    y = norms.layer_norm(x, w, b, 1e-5, out=poisoned((7, N), torch.float32), config=cfg)
+    assert rel_err(y, norms.reference_layer_norm(x.double(), w.double(), b.double(), 1e-5)) < 1e-5
+    y = norms.layer_norm(x, None, None, 1e-5, out=poisoned((7, N), torch.float32), config=cfg)
+    assert rel_err(y, norms.reference_layer_norm(x.double(), None, None, 1e-5)) < 1e-5
+    y = norms.rms_norm(x, w, 1e-6, out=poisoned((7, N), torch.float32), config=cfg)
+    assert rel_err(y, norms.reference_rms(x.double(), w.double(), 1e-6)) < 1e-5
+
+
+def test_norm_config_space():
+    """The autotuner's prune leaves configs for every width, and each kept config covers the row."""
+    for n in (1, 33, 1000, 4096, 8192, 32768, 65536, 262144):
+        np2 = triton.next_power_of_2(n)
+        kept = [c for c in norms.CONFIGS if norms.keep_config(c, np2)]
+        assert kept, n
+        for c in kept:
+            assert c.kwargs["CHUNKED"] or c.kwargs["TILE"] >= np2
 
 
 def test_norm_strided_rows():
