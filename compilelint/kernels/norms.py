@@ -31,7 +31,8 @@ import torch.nn.functional as F
 import triton
 import triton.language as tl
 
-from ._common import as_rows, launch, next_pow2
+from ._common import (as_rows, launch, next_pow2, rowwise_config, rowwise_configs, rowwise_grid,
+                      rowwise_interp_config, rowwise_keep)
 
 __all__ = ["reference_layer_norm", "reference_rms", "layer_norm", "rms_norm", "CONFIGS", "MAX_FUSED_N"]
 
@@ -202,62 +203,18 @@ def _norm_kernel(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
             _norm_tile(X, Y, W, B, M, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, TILE // NP2, NP2, "")
 
 
-def _cfg(tile, warps, chunked=False, hints=False):
-    return triton.Config({"TILE": tile, "CHUNKED": chunked, "HINTS": hints}, num_warps=warps)
-
-
-def _configs():
-    out = []
-    for tile in (1024, 2048, 4096, 8192, 16384, 32768, 65536):  # whole rows
-        for w in (4, 8, 16, 32):
-            for hints in (False, True):
-                out.append(_cfg(tile, w, False, hints))
-    for tile in (4096, 8192, 16384):  # chunks of wide rows
-        for w in (8, 16, 32):
-            for hints in (False, True):
-                out.append(_cfg(tile, w, True, hints))
-    return out
-
-
-CONFIGS = _configs()
-
-
-def keep_config(c, np2: int) -> bool:
-    """Whether config `c` is tried for rows of next_pow2 width `np2` (the autotuner's prune)."""
-    tile, w, chunked, hints = c.kwargs["TILE"], c.num_warps, c.kwargs["CHUNKED"], c.kwargs["HINTS"]
-    per_thread = tile // (32 * w)
-    if chunked:  # wide rows only; 8 to 32 values per thread per chunk
-        return np2 >= 32768 and tile < np2 and 8 <= per_thread <= 32
-    if tile < np2:
-        return False
-    if np2 <= 4096:  # narrow rows: several per program, as before; no hint variants
-        return w <= 16 and not hints and 2 <= per_thread <= 64
-    if tile // np2 > 4:
-        return False
-    if w == 32 and tile == np2 == 65536:  # a 64K row in registers: 64 values per thread (spills?): timed
-        return True
-    return 4 <= per_thread <= (32 if w == 32 else 64)  # a superset of the earlier space at 8K
+CONFIGS = rowwise_configs()
+keep_config = rowwise_keep
+_cfg = rowwise_config
 
 
 def _prune(configs, named_args, **kwargs):
     np2 = {**named_args, **kwargs}["NP2"]  # launchers pass arguments by keyword
-    keep = [c for c in configs if keep_config(c, np2)]
-    return keep or [_interp_config(np2)]
-
-
-def _interp_config(np2: int):
-    """The configuration used under the CPU interpreter (no timing there)."""
-    if np2 > MAX_FUSED_N:
-        return _cfg(1024, 4, chunked=True)
-    return _cfg(4 * np2 if np2 <= 64 else np2, 4)
+    return [c for c in configs if rowwise_keep(c, np2)] or [rowwise_interp_config(np2, MAX_FUSED_N)]
 
 
 _tuned = triton.autotune(CONFIGS, key=["N", "IS_RMS", "HAS_W", "HAS_B"],
                          prune_configs_by={"early_config_prune": _prune})(_norm_kernel)
-
-
-def _grid(M, np2):
-    return lambda meta: (M if meta["CHUNKED"] else triton.cdiv(M, meta["TILE"] // np2),)
 
 
 def _norm(x, weight, bias, eps, is_rms, out, config):
@@ -269,7 +226,7 @@ def _norm(x, weight, bias, eps, is_rms, out, config):
     np2 = next_pow2(N)
     args = dict(X=x2, Y=y2, W=w, B=b, M=M, N=N, stride_xm=x2.stride(0), stride_ym=y2.stride(0), eps=eps,
                 IS_RMS=is_rms, HAS_W=weight is not None, HAS_B=bias is not None, NP2=np2, EVEN_N=N == np2)
-    launch(_tuned, _norm_kernel, _grid(M, np2), args, config, _interp_config(np2))
+    launch(_tuned, _norm_kernel, rowwise_grid(M, np2), args, config, rowwise_interp_config(np2, MAX_FUSED_N))
     return out
 
 
