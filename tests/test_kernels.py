@@ -178,6 +178,22 @@ def test_softmax(shape, dtype):
                           atol=TOL[dtype] * 10)
 
 
+@pytest.mark.parametrize("N,tile,chunked,hints", [
+    (64, 64, False, False), (50, 64, False, True), (50, 256, False, False), (64, 16, True, False),
+    (70, 16, True, True),
+])
+def test_softmax_every_path(N, tile, chunked, hints):
+    """Each shape of work the autotuner may pick (see test_norm_every_path), with -inf scores: a whole
+    chunk of them first (the running max starts at -inf) and one scattered."""
+    from compilelint.kernels._common import rowwise_config
+
+    x = torch.randn(7, N, device=DEV) * 4
+    x[:, :20] = -float("inf")
+    x[3, 40] = -float("inf")
+    y = softmax.softmax(x, out=poisoned((7, N), torch.float32), config=rowwise_config(tile, 4, chunked, hints))
+    assert rel_err(y, softmax.reference(x.double())) < 1e-5
+
+
 # ---------------------------------------------------------------- attention
 
 
