@@ -213,7 +213,8 @@ def _prune(configs, named_args, **kwargs):
     return [c for c in configs if rowwise_keep(c, np2)] or [rowwise_interp_config(np2, MAX_FUSED_N)]
 
 
-_tuned = triton.autotune(CONFIGS, key=["N", "IS_RMS", "HAS_W", "HAS_B"],
+# tuned per power-of-two bucket of the width (and whether it is one), not per width
+_tuned = triton.autotune(CONFIGS, key=["NP2", "EVEN_N", "IS_RMS", "HAS_W", "HAS_B"],
                          prune_configs_by={"early_config_prune": _prune})(_norm_kernel)
 
 

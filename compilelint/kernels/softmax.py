@@ -144,7 +144,9 @@ def _prune(configs, named_args, **kwargs):
     return [c for c in configs if rowwise_keep(c, np2)] or [rowwise_interp_config(np2, MAX_FUSED_N)]
 
 
-_tuned = triton.autotune(CONFIGS, key=["N"], prune_configs_by={"early_config_prune": _prune})(_softmax_kernel)
+# tuned per power-of-two bucket of the width (and whether it is one), not per width
+_tuned = triton.autotune(CONFIGS, key=["NP2", "EVEN_N"], prune_configs_by={"early_config_prune": _prune})(
+    _softmax_kernel)
 
 
 def softmax(x: torch.Tensor, out=None, config=None):
