@@ -274,8 +274,8 @@ def main():
         torch.cuda.empty_cache()
         print(f"[{name}: {time.perf_counter() - t0:.0f} s]", flush=True)
     print("\nautotuned configs chosen (key -> config):")
-    for mod, names in [(flash_attention, ["_tuned", "_tuned_tma"]), (norms, ["_tuned", "_tuned_chunked"]),
-                       (softmax, ["_tuned", "_tuned_online"]), (bn_relu, ["_tuned"]), (moe_gating, ["_tuned"]),
+    for mod, names in [(flash_attention, ["_tuned", "_tuned_tma"]), (norms, ["_tuned"]),
+                       (softmax, ["_tuned"]), (bn_relu, ["_tuned"]), (moe_gating, ["_tuned"]),
                        (voxel_scatter, ["_tuned", "_tuned_div"])]:
         for n in names:
             for key, cfg in getattr(getattr(mod, n), "cache", {}).items():

@@ -150,6 +150,21 @@ def test_fixed_twin_compiles_clean_on_torch(name):
         assert script.ok, f"{name}: fixed twin does not script: {script.error}"
 
 
+def test_keypoint_fixed_trace_is_device_independent():
+    """The traced fixed keypoint head reads no tensor size as a value: under torch.jit.trace a size used in
+    arithmetic (`clamp(max=w - 1)`) becomes a CPU 0-d tensor (prim::NumToTensor), and on CUDA the traced
+    graph then mixes devices and fails. The trace matches eager on every input set."""
+    mod = _module("keypoint_post")
+    model, inputs = mod.make_fixed()
+    with torch.no_grad():
+        traced = torch.jit.trace(model, inputs[0], check_trace=False)
+        sized = [n.kind() for n in traced.inlined_graph.nodes() for i in n.inputs()
+                 if i.node().kind() == "prim::NumToTensor"]
+        assert sized == [], f"size-derived CPU tensors feed {sorted(set(sized))}"
+        for i, (heat,) in enumerate(inputs):
+            assert torch.equal(traced(heat), model(heat)), f"input set {i}"
+
+
 @lru_cache(maxsize=1)
 def _lint_fixtures() -> dict[str, list[tuple[str, int]]]:
     result = lint([str(MODELS)], Config(root=str(ROOT)), jobs=1)

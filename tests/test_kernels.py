@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 torch = pytest.importorskip("torch")
-pytest.importorskip("triton")
+triton = pytest.importorskip("triton")
 
 CUDA = torch.cuda.is_available()
 # Interpreter mode must be on before triton is first imported: triton decorates its own @jit helpers
@@ -128,6 +128,36 @@ def test_rms_norm(shape, dtype):
     assert rel_err(y, norms.reference_rms(x.double(), w.double(), 1e-6)) < TOL[dtype]
 
 
+@pytest.mark.parametrize("N,tile,chunked,hints", [
+    (64, 64, False, False),  # one whole row per program, 1-D, unmasked (N a power of two)
+    (50, 64, False, True),  # 1-D, masked tail, eviction hints
+    (50, 256, False, False),  # four rows per program (2-D tile), 7 rows: a partial last tile
+    (64, 16, True, False),  # chunked: Chan-merged LayerNorm statistics, reverse second pass
+    (70, 16, True, True),  # chunked with a partial last chunk, hints
+])
+def test_norm_every_path(N, tile, chunked, hints):
+    """Each shape of work the autotuner may pick computes the same function (explicit configs)."""
+    cfg = norms._cfg(tile, 4, chunked, hints)
+    x = (torch.randn(7, N) * 3 + 40).to(DEV)  # mean far from 0: one-pass variance must not cancel
+    w, b = torch.randn(N, device=DEV), torch.randn(N, device=DEV)
+    y = norms.layer_norm(x, w, b, 1e-5, out=poisoned((7, N), torch.float32), config=cfg)
+    assert rel_err(y, norms.reference_layer_norm(x.double(), w.double(), b.double(), 1e-5)) < 1e-5
+    y = norms.layer_norm(x, None, None, 1e-5, out=poisoned((7, N), torch.float32), config=cfg)
+    assert rel_err(y, norms.reference_layer_norm(x.double(), None, None, 1e-5)) < 1e-5
+    y = norms.rms_norm(x, w, 1e-6, out=poisoned((7, N), torch.float32), config=cfg)
+    assert rel_err(y, norms.reference_rms(x.double(), w.double(), 1e-6)) < 1e-5
+
+
+def test_norm_config_space():
+    """The autotuner's prune leaves configs for every width, and each kept config covers the row."""
+    for n in (1, 33, 1000, 4096, 8192, 32768, 65536, 262144):
+        np2 = triton.next_power_of_2(n)
+        kept = [c for c in norms.CONFIGS if norms.keep_config(c, np2)]
+        assert kept, n
+        for c in kept:
+            assert c.kwargs["CHUNKED"] or c.kwargs["TILE"] >= np2
+
+
 def test_norm_strided_rows():
     x = torch.randn(6, 80, device=DEV)[:, :50]  # row stride 80, last dim contiguous
     y = norms.layer_norm(x, None, None, 1e-5, out=poisoned((6, 50), torch.float32))
@@ -146,6 +176,22 @@ def test_softmax(shape, dtype):
     assert rel_err(y, softmax.reference(x.double())) < TOL[dtype]
     assert torch.allclose(y.double().sum(-1), torch.ones(shape[:-1], dtype=torch.float64, device=DEV),
                           atol=TOL[dtype] * 10)
+
+
+@pytest.mark.parametrize("N,tile,chunked,hints", [
+    (64, 64, False, False), (50, 64, False, True), (50, 256, False, False), (64, 16, True, False),
+    (70, 16, True, True),
+])
+def test_softmax_every_path(N, tile, chunked, hints):
+    """Each shape of work the autotuner may pick (see test_norm_every_path), with -inf scores: a whole
+    chunk of them first (the running max starts at -inf) and one scattered."""
+    from compilelint.kernels._common import rowwise_config
+
+    x = torch.randn(7, N, device=DEV) * 4
+    x[:, :20] = -float("inf")
+    x[3, 40] = -float("inf")
+    y = softmax.softmax(x, out=poisoned((7, N), torch.float32), config=rowwise_config(tile, 4, chunked, hints))
+    assert rel_err(y, softmax.reference(x.double())) < 1e-5
 
 
 # ---------------------------------------------------------------- attention
@@ -252,7 +298,7 @@ PC_RANGE = (0.0, -4.0, -3.0, 6.4, 4.0, 1.0)
 VOXEL = (0.4, 0.5)
 
 
-def _check_voxel(N, C, B, dtype=torch.float32, config=None):
+def _check_voxel(N, C, B, dtype=torch.float32, config=None, is_max=False):
     lo = torch.tensor([-1.0, -5.0, -3.5])
     xyz = (torch.rand(N, 3) * torch.tensor([8.0, 10.0, 5.0]) + lo).to(DEV)  # some points outside the range
     k = torch.randint(-2, 20, (N // 5, 2), device=DEV).float()  # on (or a rounding away from) bin edges
@@ -262,8 +308,9 @@ def _check_voxel(N, C, B, dtype=torch.float32, config=None):
     ny, nx = voxel.grid_shape(PC_RANGE, VOXEL)
     mean = torch.full((B, C, ny, nx), float("nan"), device=DEV).to(memory_format=torch.channels_last)
     counts = torch.full((B, ny, nx), -1, dtype=torch.int32, device=DEV)
-    mean, counts = voxel.voxel_scatter_mean(xyz, feats, PC_RANGE, VOXEL, bidx, B, out=(mean, counts), config=config)
-    rmean, rcounts = voxel.reference(xyz, feats.double(), PC_RANGE, VOXEL, bidx, B)
+    fn = voxel.voxel_scatter_max if is_max else voxel.voxel_scatter_mean
+    mean, counts = fn(xyz, feats, PC_RANGE, VOXEL, bidx, B, out=(mean, counts), config=config)
+    rmean, rcounts = voxel.reference(xyz, feats.double(), PC_RANGE, VOXEL, bidx, B, reduce="amax" if is_max else "mean")
     assert torch.equal(counts.cpu(), rcounts.cpu())
     assert 0 < counts.sum().item() < N
     assert rel_err(mean, rmean) < 1e-5
@@ -282,9 +329,50 @@ def test_voxel_scatter_mean(N, C, B):
     _check_voxel(N, C, B)
 
 
+@pytest.mark.parametrize("N,C,B", [(500, 5, 2), (301, 20, 1)])
+def test_voxel_scatter_max(N, C, B):
+    """Max-pool mode: features of both signs, empty pillars 0 (the buffer starts at -inf)."""
+    _check_voxel(N, C, B, is_max=True)
+
+
 def test_voxel_scatter_variable_point_count():
     for n in (37, 211):  # the fixture's point count changes call to call
         _check_voxel(n, 4, 1)
+
+
+# ---------------------------------------------------------------- fixture pairs' make_fused
+
+
+FUSED = {"vision_stem": 1e-5, "moe_router": 1e-5, "vl_cross_attn": 1e-3, "voxelize": 1e-5, "policy_head": 1e-5}
+"""Pairs with a `make_fused` factory -> tolerance of the comparison with `make_fixed` (bench._close:
+allclose with atol = rtol = tol); vl_cross_attn's attention runs in fp16 (the bench's CUDA tolerance)."""
+
+
+def test_every_make_fused_is_checked():
+    from fixtures.models import PAIRS
+
+    have = {n for n in PAIRS if hasattr(importlib.import_module(f"fixtures.models.{n}"), "make_fused")}
+    assert have == set(FUSED)
+
+
+@pytest.mark.parametrize("name", sorted(FUSED))
+def test_fused_fixture_matches_fixed(name):
+    """make_fused (the fixed model with the bundled kernels, the bench's fused_fixed column) computes what
+    make_fixed computes, on every input set, from the same weights and inputs."""
+    from compilelint.runtime_probe.bench import _close
+
+    mod = importlib.import_module(f"fixtures.models.{name}")
+    fixed, inputs = mod.make_fixed(device=DEV)
+    fused, inputs_f = mod.make_fused(device=DEV)
+    assert type(fused) is not type(fixed) and isinstance(fused, type(fixed))
+    assert len(inputs) == len(inputs_f) >= 2
+    with torch.no_grad():
+        for i, (a, b) in enumerate(zip(inputs, inputs_f)):
+            assert all(torch.equal(x, y) for x, y in zip(a, b)), f"{name}: input set {i} differs"
+            want, got = fixed(*a), fused(*b)
+            assert got.shape == want.shape and got.dtype == want.dtype, (name, i)
+            err = ((got.double() - want.double()).abs() / (want.double().abs() + 1)).max().item()
+            assert _close(want, got, FUSED[name]), f"{name}: input set {i}: max scaled error {err:.2e}"
 
 
 # ---------------------------------------------------------------- hygiene

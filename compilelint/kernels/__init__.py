@@ -12,7 +12,7 @@ autotuning and run one fixed configuration, so correctness can be checked withou
     softmax          row-wise softmax                                        (memory-bound)
     flash_attention  attention forward, causal or not, variable key length  (matrix-bound)
     moe_gating       top-k of E gating: softmax + top-k + renormalise        (memory-bound)
-    voxel_scatter    PointPillars-style scatter-mean of points into a BEV grid (atomics)
+    voxel_scatter    PointPillars-style scatter-mean / max of points into a BEV grid (atomics)
 """
 
 KERNELS = ("bn_relu", "norms", "softmax", "flash_attention", "moe_gating", "voxel_scatter")

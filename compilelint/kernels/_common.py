@@ -49,6 +49,56 @@ def next_pow2(n: int) -> int:
     return triton.next_power_of_2(max(int(n), 1))
 
 
+# -- the row-wise kernels' (norms, softmax) shared config space ---------------------------------------
+# TILE: whole rows, TILE // next_pow2(N) of them per program (1: the 1-D path), or, with CHUNKED, one row
+# per program in chunks of TILE columns; HINTS: L2 eviction hints on the row's loads.
+
+
+def rowwise_config(tile: int, warps: int, chunked: bool = False, hints: bool = False) -> triton.Config:
+    return triton.Config({"TILE": tile, "CHUNKED": chunked, "HINTS": hints}, num_warps=warps)
+
+
+def rowwise_configs() -> list:
+    out = []
+    for tile in (1024, 2048, 4096, 8192, 16384, 32768, 65536):  # whole rows
+        for w in (4, 8, 16, 32):
+            for hints in (False, True):
+                out.append(rowwise_config(tile, w, False, hints))
+    for tile in (4096, 8192, 16384):  # chunks of wide rows
+        for w in (8, 16, 32):
+            for hints in (False, True):
+                out.append(rowwise_config(tile, w, True, hints))
+    return out
+
+
+def rowwise_keep(c, np2: int) -> bool:
+    """Whether config `c` is tried for rows of next_pow2 width `np2` (the autotuner's prune)."""
+    tile, w, chunked, hints = c.kwargs["TILE"], c.num_warps, c.kwargs["CHUNKED"], c.kwargs["HINTS"]
+    per_thread = tile // (32 * w)
+    if chunked:  # wide rows only; 8 to 32 values per thread per chunk
+        return np2 >= 32768 and tile < np2 and 8 <= per_thread <= 32
+    if tile < np2:
+        return False
+    if np2 <= 4096:  # narrow rows: several per program, as before; no hint variants
+        return w <= 16 and not hints and 2 <= per_thread <= 64
+    if tile // np2 > 4:
+        return False
+    if w == 32 and tile == np2 == 65536:  # a 64K row in registers: 64 values per thread (spills): timed
+        return True
+    return 4 <= per_thread <= (32 if w == 32 else 64)  # a superset of the earlier space at 8K
+
+
+def rowwise_interp_config(np2: int, max_fused: int) -> triton.Config:
+    """The configuration used under the CPU interpreter (no timing there)."""
+    if np2 > max_fused:
+        return rowwise_config(1024, 4, chunked=True)
+    return rowwise_config(4 * np2 if np2 <= 64 else np2, 4)
+
+
+def rowwise_grid(M: int, np2: int):  # noqa: ANN201
+    return lambda meta: (M if meta["CHUNKED"] else triton.cdiv(M, meta["TILE"] // np2),)
+
+
 def _fix_interpreter_index() -> None:
     """Triton 3.6's CPU interpreter turns a scalar into ``int(np.array([v]))``, which numpy >= 2.4
     rejects ("only 0-dimensional arrays can be converted"), so any loop with a run-time bound fails

@@ -2,11 +2,21 @@
 
 What it does: ``layer_norm(x, w, b, eps)`` = (x - mean) / sqrt(var + eps) * w + b and
 ``rms_norm(x, w, eps)`` = x / sqrt(mean(x^2) + eps) * w, statistics in float32, output in x's dtype.
-Rows up to ``MAX_FUSED_N`` columns are held in registers (one pass over memory); longer rows take a
-chunked path that reads the row three times (mostly from L2).
+One kernel, three shapes of work, chosen per row width by the autotuner (configs in ``CONFIGS``):
 
-Why: the statistics, the normalisation and the affine are fused, and several short rows share one
-program so that narrow hidden sizes still issue wide loads.
+* several whole rows per program (a 2-D tile): narrow rows still issue wide loads;
+* one whole row per program, held in registers (1-D, unmasked when the width is a power of two: the
+  shape of Inductor's persistent reduction): one read and one write per element;
+* one row per program in chunks (wide rows): a statistics pass (RMSNorm: sum of squares; LayerNorm:
+  per-chunk mean and M2 merged by Chan's formula, so one pass, not two), then a normalising pass that
+  walks the chunks in reverse, so the chunks read last by the first pass, the likeliest still in L2, are
+  read first. Optional L2 hints (``HINTS``: keep the row in L2 for the second pass, drop it after).
+
+Weights and bias are loaded with ``evict_last`` (every row reads them). Rows up to ``MAX_FUSED_N`` may
+only take the register shapes under the CPU interpreter (its fixed configuration); on a GPU every width
+may take either, as timed.
+
+Why: the statistics, the normalisation and the affine are fused into one kernel.
 
 Example::
 
@@ -21,7 +31,8 @@ import torch.nn.functional as F
 import triton
 import triton.language as tl
 
-from ._common import as_rows, launch, next_pow2
+from ._common import (as_rows, launch, next_pow2, rowwise_config, rowwise_configs, rowwise_grid,
+                      rowwise_interp_config, rowwise_keep)
 
 __all__ = ["reference_layer_norm", "reference_rms", "layer_norm", "rms_norm", "CONFIGS", "MAX_FUSED_N"]
 
@@ -42,9 +53,19 @@ def reference_rms(x, weight=None, eps=1e-6):
 
 
 @triton.jit
-def _norm_fused(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
-                IS_RMS: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr,
-                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+def _load_row(ptr, cols, N, EVEN: tl.constexpr, POLICY: tl.constexpr):
+    if EVEN:
+        x = tl.load(ptr + cols, eviction_policy=POLICY)
+    else:
+        x = tl.load(ptr + cols, mask=cols < N, other=0.0, eviction_policy=POLICY)
+    return x.to(tl.float32)
+
+
+@triton.jit
+def _norm_tile(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
+               IS_RMS: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr, EVEN_N: tl.constexpr,
+               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, X_POLICY: tl.constexpr):
+    """BLOCK_M whole rows of BLOCK_N (>= N) columns."""
     pid = tl.program_id(0)
     rows = pid * BLOCK_M + tl.arange(0, BLOCK_M)
     cols = tl.arange(0, BLOCK_N)
@@ -52,93 +73,149 @@ def _norm_fused(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
     cmask = cols < N
     mask = rmask[:, None] & cmask[None, :]
     rows64 = rows.to(tl.int64)
-    x = tl.load(X + rows64[:, None] * stride_xm + cols[None, :], mask=mask, other=0.0).to(tl.float32)
+    x = tl.load(X + rows64[:, None] * stride_xm + cols[None, :], mask=mask, other=0.0,
+                eviction_policy=X_POLICY).to(tl.float32)
     if IS_RMS:
         rstd = tl.math.rsqrt(tl.sum(x * x, axis=1) / N + eps)
         y = x * rstd[:, None]
     else:
         mean = tl.sum(x, axis=1) / N
-        xc = tl.where(mask, x - mean[:, None], 0.0)
+        xc = x - mean[:, None]
+        if not EVEN_N:
+            xc = tl.where(mask, xc, 0.0)
         rstd = tl.math.rsqrt(tl.sum(xc * xc, axis=1) / N + eps)
         y = xc * rstd[:, None]
     if HAS_W:
-        w = tl.load(W + cols, mask=cmask, other=0.0).to(tl.float32)
+        w = _load_row(W, cols, N, EVEN_N, "evict_last")
         y = y * w[None, :]
     if HAS_B:
-        b = tl.load(B + cols, mask=cmask, other=0.0).to(tl.float32)
+        b = _load_row(B, cols, N, EVEN_N, "evict_last")
         y = y + b[None, :]
     tl.store(Y + rows64[:, None] * stride_ym + cols[None, :], y.to(Y.dtype.element_ty), mask=mask)
 
 
 @triton.jit
-def _norm_chunked(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
-                  IS_RMS: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr, BLOCK_N: tl.constexpr):
+def _norm_row(X, Y, W, B, N, stride_xm, stride_ym, eps,
+              IS_RMS: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr, EVEN_N: tl.constexpr,
+              BLOCK_N: tl.constexpr, X_POLICY: tl.constexpr):
+    """One whole row of BLOCK_N (>= N) columns, 1-D."""
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, BLOCK_N)
+    x = _load_row(X + row * stride_xm, cols, N, EVEN_N, X_POLICY)
+    if IS_RMS:
+        rstd = tl.math.rsqrt(tl.sum(x * x, axis=0) / N + eps)
+        y = x * rstd
+    else:
+        mean = tl.sum(x, axis=0) / N
+        xc = x - mean
+        if not EVEN_N:
+            xc = tl.where(cols < N, xc, 0.0)
+        rstd = tl.math.rsqrt(tl.sum(xc * xc, axis=0) / N + eps)
+        y = xc * rstd
+    if HAS_W:
+        y = y * _load_row(W, cols, N, EVEN_N, "evict_last")
+    if HAS_B:
+        y = y + _load_row(B, cols, N, EVEN_N, "evict_last")
+    y_ptr = Y + row * stride_ym + cols
+    if EVEN_N:
+        tl.store(y_ptr, y.to(Y.dtype.element_ty))
+    else:
+        tl.store(y_ptr, y.to(Y.dtype.element_ty), mask=cols < N)
+
+
+@triton.jit
+def _norm_row_chunked(X, Y, W, B, N, stride_xm, stride_ym, eps,
+                      IS_RMS: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr, EVEN_N: tl.constexpr,
+                      BLOCK_N: tl.constexpr, HINTS: tl.constexpr):
+    """One row in chunks of BLOCK_N (< N): one statistics pass, then a normalising pass in reverse."""
     row = tl.program_id(0).to(tl.int64)
     x_row = X + row * stride_xm
     y_row = Y + row * stride_ym
     cols = tl.arange(0, BLOCK_N)
-    mean = 0.0
-    if not IS_RMS:
+    mean = tl.zeros([], tl.float32)
+    if IS_RMS:
         acc = tl.zeros([BLOCK_N], dtype=tl.float32)
         for start in range(0, N, BLOCK_N):
-            x = tl.load(x_row + start + cols, mask=start + cols < N, other=0.0).to(tl.float32)
-            acc += x
-        mean = tl.sum(acc, axis=0) / N
-    acc2 = tl.zeros([BLOCK_N], dtype=tl.float32)
-    for start in range(0, N, BLOCK_N):
-        m = start + cols < N
-        x = tl.load(x_row + start + cols, mask=m, other=0.0).to(tl.float32)
-        xc = tl.where(m, x - mean, 0.0)
-        acc2 += xc * xc
-    rstd = tl.math.rsqrt(tl.sum(acc2, axis=0) / N + eps)
-    for start in range(0, N, BLOCK_N):
-        m = start + cols < N
-        x = tl.load(x_row + start + cols, mask=m, other=0.0).to(tl.float32)
+            if HINTS:
+                x = _load_row(x_row + start, cols, N - start, EVEN_N, "evict_last")
+            else:
+                x = _load_row(x_row + start, cols, N - start, EVEN_N, "")
+            acc += x * x
+        rstd = tl.math.rsqrt(tl.sum(acc, axis=0) / N + eps)
+    else:
+        # Chan et al.: merge each chunk's (count, mean, M2) into the running one; exact chunk statistics
+        # (two reductions over the registers of the chunk), no E[x^2] - E[x]^2 cancellation
+        m2 = tl.zeros([], tl.float32)
+        n = tl.zeros([], tl.float32)
+        for start in range(0, N, BLOCK_N):
+            if HINTS:
+                x = _load_row(x_row + start, cols, N - start, EVEN_N, "evict_last")
+            else:
+                x = _load_row(x_row + start, cols, N - start, EVEN_N, "")
+            cnt = tl.minimum(N - start, BLOCK_N).to(tl.float32)
+            c_mean = tl.sum(x, axis=0) / cnt
+            d = x - c_mean
+            if not EVEN_N:
+                d = tl.where(cols < N - start, d, 0.0)
+            c_m2 = tl.sum(d * d, axis=0)
+            tot = n + cnt
+            delta = c_mean - mean
+            mean = mean + delta * (cnt / tot)
+            m2 = m2 + c_m2 + delta * delta * (n * cnt / tot)
+            n = tot
+        rstd = tl.math.rsqrt(m2 / N + eps)
+    n_chunks = tl.cdiv(N, BLOCK_N)
+    for i in range(0, n_chunks):
+        start = (n_chunks - 1 - i) * BLOCK_N  # last chunk first: the likeliest still in L2
+        if HINTS:
+            x = _load_row(x_row + start, cols, N - start, EVEN_N, "evict_first")
+        else:
+            x = _load_row(x_row + start, cols, N - start, EVEN_N, "")
         y = (x - mean) * rstd
         if HAS_W:
-            y = y * tl.load(W + start + cols, mask=m, other=0.0).to(tl.float32)
+            y = y * _load_row(W + start, cols, N - start, EVEN_N, "evict_last")
         if HAS_B:
-            y = y + tl.load(B + start + cols, mask=m, other=0.0).to(tl.float32)
-        tl.store(y_row + start + cols, y.to(Y.dtype.element_ty), mask=m)
-
-
-def _fused_configs():
-    out = []
-    for elems in (1024, 2048, 4096, 8192, 16384, 32768):
-        for w in (4, 8, 16):
-            out.append(triton.Config({"ELEMS": elems}, num_warps=w))
-    return out
-
-
-def _prune(configs, named_args, **kwargs):
-    """Keep configs whose tile (BLOCK_M rows x BLOCK_N) holds the whole row and is not too wide per thread."""
-    bn = {**named_args, **kwargs}["BLOCK_N"]  # launchers pass arguments by keyword
-    keep = []
-    for c in configs:
-        elems = c.kwargs["ELEMS"]
-        if elems < bn:
-            continue
-        per_thread = elems // (32 * c.num_warps)
-        if per_thread > 64 or per_thread < 2:
-            continue
-        keep.append(c)
-    return keep or [triton.Config({"ELEMS": bn}, num_warps=16 if bn >= 16384 else 8)]
-
-
-CONFIGS = _fused_configs()
+            y = y + _load_row(B + start, cols, N - start, EVEN_N, "evict_last")
+        if EVEN_N:
+            tl.store(y_row + start + cols, y.to(Y.dtype.element_ty))
+        else:
+            tl.store(y_row + start + cols, y.to(Y.dtype.element_ty), mask=cols < N - start)
 
 
 @triton.jit
-def _norm_fused_elems(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
-                      IS_RMS: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr,
-                      BLOCK_N: tl.constexpr, ELEMS: tl.constexpr):
-    _norm_fused(X, Y, W, B, M, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, ELEMS // BLOCK_N, BLOCK_N)
+def _norm_kernel(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
+                 IS_RMS: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr, NP2: tl.constexpr,
+                 EVEN_N: tl.constexpr, TILE: tl.constexpr, CHUNKED: tl.constexpr, HINTS: tl.constexpr):
+    """NP2 = next_pow2(N); EVEN_N = (N == NP2). Not CHUNKED: TILE // NP2 whole rows per program (1: the
+    1-D path); CHUNKED: one row per program in chunks of TILE (< NP2). HINTS: L2 eviction hints on x."""
+    if CHUNKED:
+        _norm_row_chunked(X, Y, W, B, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, TILE, HINTS)
+    elif TILE // NP2 == 1:
+        if HINTS:
+            _norm_row(X, Y, W, B, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, NP2, "evict_first")
+        else:
+            _norm_row(X, Y, W, B, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, NP2, "")
+    else:
+        if HINTS:
+            _norm_tile(X, Y, W, B, M, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, TILE // NP2, NP2,
+                       "evict_first")
+        else:
+            _norm_tile(X, Y, W, B, M, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, TILE // NP2, NP2, "")
 
 
-_tuned = triton.autotune(CONFIGS, key=["N", "IS_RMS", "BLOCK_N"],
-                         prune_configs_by={"early_config_prune": _prune})(_norm_fused_elems)
-_CHUNK_CONFIGS = [triton.Config({"BLOCK_N": 4096}, num_warps=8), triton.Config({"BLOCK_N": 8192}, num_warps=16)]
-_tuned_chunked = triton.autotune(_CHUNK_CONFIGS, key=["N", "IS_RMS"])(_norm_chunked)
+CONFIGS = rowwise_configs()
+keep_config = rowwise_keep
+_cfg = rowwise_config
+
+
+def _prune(configs, named_args, **kwargs):
+    np2 = {**named_args, **kwargs}["NP2"]  # launchers pass arguments by keyword
+    return [c for c in configs if rowwise_keep(c, np2)] or [rowwise_interp_config(np2, MAX_FUSED_N)]
+
+
+# tuned per power-of-two bucket of the width (and whether it is one), not per width
+_tuned = triton.autotune(CONFIGS, key=["NP2", "EVEN_N", "IS_RMS", "HAS_W", "HAS_B"],
+                         prune_configs_by={"early_config_prune": _prune})(_norm_kernel)
 
 
 def _norm(x, weight, bias, eps, is_rms, out, config):
@@ -147,17 +224,10 @@ def _norm(x, weight, bias, eps, is_rms, out, config):
         return out
     w = weight.contiguous() if weight is not None else x2  # dummy pointer when absent
     b = bias.contiguous() if bias is not None else x2
+    np2 = next_pow2(N)
     args = dict(X=x2, Y=y2, W=w, B=b, M=M, N=N, stride_xm=x2.stride(0), stride_ym=y2.stride(0), eps=eps,
-                IS_RMS=is_rms, HAS_W=weight is not None, HAS_B=bias is not None)
-    if N > MAX_FUSED_N:
-        launch(_tuned_chunked, _norm_chunked, (M,), args, config,
-               triton.Config({"BLOCK_N": 1024}, num_warps=4))
-        return out
-    bn = next_pow2(N)
-    args["BLOCK_N"] = bn
-    grid = lambda meta: (triton.cdiv(M, meta["ELEMS"] // bn),)
-    launch(_tuned, _norm_fused_elems, grid, args, config,
-           triton.Config({"ELEMS": max(bn, 4 * bn if bn <= 64 else bn)}, num_warps=4))
+                IS_RMS=is_rms, HAS_W=weight is not None, HAS_B=bias is not None, NP2=np2, EVEN_N=N == np2)
+    launch(_tuned, _norm_kernel, rowwise_grid(M, np2), args, config, rowwise_interp_config(np2, MAX_FUSED_N))
     return out
 
 

@@ -1,8 +1,11 @@
 """Row-wise softmax over the last dimension, one read and one write per element.
 
 What it does: ``softmax(x, dim=-1)`` with max-subtraction and the sum in float32, output in x's dtype.
-Rows up to ``MAX_FUSED_N`` columns are held in registers (one pass over memory, several short rows
-per program); longer rows use an online (running max and sum) pass, then a normalising pass.
+As for the norms (``norms.py``; the config space is shared, ``_common.rowwise_configs``), the autotuner
+picks per width: several whole rows per program, one whole row in registers (1-D, unmasked at power-of-
+two widths), or one row in chunks: an online pass (a running max per row, rescaled once per chunk, so
+one exponential per element) and a normalising pass over the chunks in reverse (the ones read last by
+the first pass are the likeliest still in L2).
 
 Why: eager softmax on half-precision rows reaches about a quarter of memory bandwidth on an H200
 (issue 7's figures); a fused row kernel is limited only by the read and the write.
@@ -18,7 +21,7 @@ import torch
 import triton
 import triton.language as tl
 
-from ._common import as_rows, launch, next_pow2
+from ._common import as_rows, launch, next_pow2, rowwise_configs, rowwise_grid, rowwise_interp_config, rowwise_keep
 
 __all__ = ["reference", "softmax", "CONFIGS", "MAX_FUSED_N"]
 
@@ -30,14 +33,15 @@ def reference(x):
 
 
 @triton.jit
-def _softmax_fused(X, Y, M, N, stride_xm, stride_ym, BLOCK_N: tl.constexpr, ELEMS: tl.constexpr):
-    BLOCK_M: tl.constexpr = ELEMS // BLOCK_N
+def _softmax_tile(X, Y, M, N, stride_xm, stride_ym, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                  X_POLICY: tl.constexpr):
     pid = tl.program_id(0)
     rows = pid * BLOCK_M + tl.arange(0, BLOCK_M)
     cols = tl.arange(0, BLOCK_N)
     mask = (rows < M)[:, None] & (cols < N)[None, :]
     rows64 = rows.to(tl.int64)
-    x = tl.load(X + rows64[:, None] * stride_xm + cols[None, :], mask=mask, other=-float("inf")).to(tl.float32)
+    x = tl.load(X + rows64[:, None] * stride_xm + cols[None, :], mask=mask, other=-float("inf"),
+                eviction_policy=X_POLICY).to(tl.float32)
     m = tl.max(x, axis=1)
     m = tl.where(m == -float("inf"), 0.0, m)  # fully padded row (M tail): avoid inf - inf
     e = tl.math.exp2((x - m[:, None]) * 1.4426950408889634)
@@ -48,45 +52,101 @@ def _softmax_fused(X, Y, M, N, stride_xm, stride_ym, BLOCK_N: tl.constexpr, ELEM
 
 
 @triton.jit
-def _softmax_online(X, Y, M, N, stride_xm, stride_ym, BLOCK_N: tl.constexpr):
+def _load_row(ptr, cols, N, EVEN: tl.constexpr, POLICY: tl.constexpr):
+    if EVEN:
+        x = tl.load(ptr + cols, eviction_policy=POLICY)
+    else:
+        x = tl.load(ptr + cols, mask=cols < N, other=-float("inf"), eviction_policy=POLICY)
+    return x.to(tl.float32)
+
+
+@triton.jit
+def _store_row(ptr, cols, N, y, EVEN: tl.constexpr):
+    if EVEN:
+        tl.store(ptr + cols, y.to(ptr.dtype.element_ty))
+    else:
+        tl.store(ptr + cols, y.to(ptr.dtype.element_ty), mask=cols < N)
+
+
+@triton.jit
+def _softmax_row(X, Y, N, stride_xm, stride_ym, EVEN_N: tl.constexpr, BLOCK_N: tl.constexpr,
+                 X_POLICY: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, BLOCK_N)
+    x = _load_row(X + row * stride_xm, cols, N, EVEN_N, X_POLICY)
+    m = tl.max(x, axis=0)
+    m = tl.where(m == -float("inf"), 0.0, m)
+    e = tl.math.exp2((x - m) * 1.4426950408889634)
+    s = tl.sum(e, axis=0)
+    s = tl.where(s == 0.0, 1.0, s)
+    _store_row(Y + row * stride_ym, cols, N, e * (1.0 / s), EVEN_N)
+
+
+@triton.jit
+def _softmax_chunked(X, Y, N, stride_xm, stride_ym, EVEN_N: tl.constexpr, BLOCK_N: tl.constexpr,
+                     HINTS: tl.constexpr):
     row = tl.program_id(0).to(tl.int64)
     x_row = X + row * stride_xm
     y_row = Y + row * stride_ym
     cols = tl.arange(0, BLOCK_N)
-    m_vec = tl.full([BLOCK_N], -float("inf"), tl.float32)
-    s_vec = tl.zeros([BLOCK_N], tl.float32)
+    m = tl.full([], -float("inf"), tl.float32)  # the row's running max
+    s_vec = tl.zeros([BLOCK_N], tl.float32)  # per lane: sum of exp(x - m_safe)
     for start in range(0, N, BLOCK_N):
-        x = tl.load(x_row + start + cols, mask=start + cols < N, other=-float("inf")).to(tl.float32)
-        m_new = tl.maximum(m_vec, x)
+        if HINTS:
+            x = _load_row(x_row + start, cols, N - start, EVEN_N, "evict_last")
+        else:
+            x = _load_row(x_row + start, cols, N - start, EVEN_N, "")
+        m_new = tl.maximum(m, tl.max(x, axis=0))
+        m_old_safe = tl.where(m == -float("inf"), 0.0, m)
         m_safe = tl.where(m_new == -float("inf"), 0.0, m_new)
-        s_vec = s_vec * tl.math.exp2((m_vec - m_safe) * 1.4426950408889634) + \
+        # one scalar exponential per chunk rescales the sums; one exponential per element
+        s_vec = s_vec * tl.math.exp2((m_old_safe - m_safe) * 1.4426950408889634) + \
             tl.math.exp2((x - m_safe) * 1.4426950408889634)
-        m_vec = m_new
-    m = tl.max(m_vec, axis=0)
-    s = tl.sum(s_vec * tl.math.exp2((m_vec - m) * 1.4426950408889634), axis=0)
-    inv = 1.0 / s
-    for start in range(0, N, BLOCK_N):
-        msk = start + cols < N
-        x = tl.load(x_row + start + cols, mask=msk, other=-float("inf")).to(tl.float32)
-        y = tl.math.exp2((x - m) * 1.4426950408889634) * inv
-        tl.store(y_row + start + cols, y.to(Y.dtype.element_ty), mask=msk)
+        m = m_new
+    m_safe = tl.where(m == -float("inf"), 0.0, m)
+    s = tl.sum(s_vec, axis=0)
+    inv = 1.0 / tl.where(s == 0.0, 1.0, s)
+    n_chunks = tl.cdiv(N, BLOCK_N)
+    for i in range(0, n_chunks):
+        start = (n_chunks - 1 - i) * BLOCK_N  # last chunk first: the likeliest still in L2
+        if HINTS:
+            x = _load_row(x_row + start, cols, N - start, EVEN_N, "evict_first")
+        else:
+            x = _load_row(x_row + start, cols, N - start, EVEN_N, "")
+        y = tl.math.exp2((x - m_safe) * 1.4426950408889634) * inv
+        _store_row(y_row + start, cols, N - start, y, EVEN_N)
 
 
-CONFIGS = [triton.Config({"ELEMS": e}, num_warps=w) for e in (1024, 2048, 4096, 8192, 16384, 32768)
-           for w in (4, 8, 16)]
+@triton.jit
+def _softmax_kernel(X, Y, M, N, stride_xm, stride_ym, NP2: tl.constexpr, EVEN_N: tl.constexpr,
+                    TILE: tl.constexpr, CHUNKED: tl.constexpr, HINTS: tl.constexpr):
+    """As _norm_kernel (norms.py): NP2 = next_pow2(N), EVEN_N = (N == NP2); TILE // NP2 whole rows per
+    program, or one row in chunks of TILE when CHUNKED."""
+    if CHUNKED:
+        _softmax_chunked(X, Y, N, stride_xm, stride_ym, EVEN_N, TILE, HINTS)
+    elif TILE // NP2 == 1:
+        if HINTS:
+            _softmax_row(X, Y, N, stride_xm, stride_ym, EVEN_N, NP2, "evict_first")
+        else:
+            _softmax_row(X, Y, N, stride_xm, stride_ym, EVEN_N, NP2, "")
+    else:
+        if HINTS:
+            _softmax_tile(X, Y, M, N, stride_xm, stride_ym, TILE // NP2, NP2, "evict_first")
+        else:
+            _softmax_tile(X, Y, M, N, stride_xm, stride_ym, TILE // NP2, NP2, "")
+
+
+CONFIGS = rowwise_configs()
 
 
 def _prune(configs, named_args, **kwargs):
-    bn = {**named_args, **kwargs}["BLOCK_N"]  # launchers pass arguments by keyword
-    keep = [c for c in configs
-            if c.kwargs["ELEMS"] >= bn and 2 <= c.kwargs["ELEMS"] // (32 * c.num_warps) <= 64]
-    return keep or [triton.Config({"ELEMS": bn}, num_warps=16 if bn >= 16384 else 8)]
+    np2 = {**named_args, **kwargs}["NP2"]  # launchers pass arguments by keyword
+    return [c for c in configs if rowwise_keep(c, np2)] or [rowwise_interp_config(np2, MAX_FUSED_N)]
 
 
-_tuned = triton.autotune(CONFIGS, key=["N", "BLOCK_N"], prune_configs_by={"early_config_prune": _prune})(
-    _softmax_fused)
-_ONLINE_CONFIGS = [triton.Config({"BLOCK_N": 4096}, num_warps=8), triton.Config({"BLOCK_N": 8192}, num_warps=16)]
-_tuned_online = triton.autotune(_ONLINE_CONFIGS, key=["N"])(_softmax_online)
+# tuned per power-of-two bucket of the width (and whether it is one), not per width
+_tuned = triton.autotune(CONFIGS, key=["NP2", "EVEN_N"], prune_configs_by={"early_config_prune": _prune})(
+    _softmax_kernel)
 
 
 def softmax(x: torch.Tensor, out=None, config=None):
@@ -94,13 +154,7 @@ def softmax(x: torch.Tensor, out=None, config=None):
     x2, y2, out, M, N = as_rows(x, out)
     if M == 0 or N == 0:
         return out
-    args = dict(X=x2, Y=y2, M=M, N=N, stride_xm=x2.stride(0), stride_ym=y2.stride(0))
-    if N > MAX_FUSED_N:
-        launch(_tuned_online, _softmax_online, (M,), args, config, triton.Config({"BLOCK_N": 1024}, num_warps=4))
-        return out
-    bn = next_pow2(N)
-    args["BLOCK_N"] = bn
-    grid = lambda meta: (triton.cdiv(M, meta["ELEMS"] // bn),)
-    launch(_tuned, _softmax_fused, grid, args, config,
-           triton.Config({"ELEMS": 4 * bn if bn <= 64 else bn}, num_warps=4))
+    np2 = next_pow2(N)
+    args = dict(X=x2, Y=y2, M=M, N=N, stride_xm=x2.stride(0), stride_ym=y2.stride(0), NP2=np2, EVEN_N=N == np2)
+    launch(_tuned, _softmax_kernel, rowwise_grid(M, np2), args, config, rowwise_interp_config(np2, MAX_FUSED_N))
     return out
