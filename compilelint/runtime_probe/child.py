@@ -181,6 +181,45 @@ def _done(name: str, started: float, result: dict) -> None:
     _write()
 
 
+def _isolate(model, sets: list, coverage: Coverage, spec: dict, enabled: list[str]) -> None:  # noqa: ANN001
+    """Re-check, one line at a time, what the whole-module checks could not reach (see isolate.py): the
+    statements after a break in a frame Dynamo skipped whole, the function headers TorchScript never got to
+    after its first error, and per-line data for a trace that diverged."""
+    from compilelint.runtime_probe import isolate, observe
+
+    checks = _STATE["checks"]
+    dyn = checks.get("dynamo") or {}
+    script = checks.get("torchscript") or {}
+    trace = checks.get("trace") or {}
+    lines = {f: set(v) for f, v in coverage.lines.items()}
+    hints = spec.get("isolate_lines") or {}
+    targets = isolate.dynamo_targets([b for b in dyn.get("breaks", []) if is_user_file(b["file"])], lines, hints) \
+        if "dynamo" in enabled or "recompile" in enabled else {}
+    want_trace = bool(trace.get("diverged"))
+    want_script = "torchscript" in enabled and script and not script.get("ok")
+    if not (targets or want_trace or want_script):
+        return
+    t = _stage("isolate")
+    result: dict = {}
+    try:
+        if targets or want_trace:
+            wanted = {f: set(v) for f, v in targets.items()}
+            hits, captured, changed = isolate.eager_rerun(model, sets, is_user_file, wanted)
+            if want_trace:
+                result["trace"] = {"hits": hits, "changed_attrs": {k: [repr(v) for v in vs][:6]
+                                                                   for k, vs in changed.items()}}
+            if targets:
+                result["dynamo"] = isolate.isolate_dynamo(targets, captured, isolate.globals_for, observe.run_dynamo,
+                                                          spec.get("backend", "eager"), _STATE["dynamic"])
+        if want_script:
+            files = sorted({f for f in (script.get("file"), _STATE.get("target_file")) if f and is_user_file(f)})
+            result["torchscript"] = isolate.isolate_script_headers(files, lines, {(script.get("file"), script.get("line"))},
+                                                                  hints)
+    except Exception as err:  # noqa: BLE001 - isolation is extra evidence; its failure must not lose the rest
+        result["error"] = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"[:500]
+    _done("isolated", t, result)
+
+
 def main(argv: list[str] | None = None) -> int:
     global _RESULT_PATH
     parser = argparse.ArgumentParser(prog="compilelint.runtime_probe.child")
@@ -275,13 +314,15 @@ def main(argv: list[str] | None = None) -> int:
         _done("torchscript", t, {"ok": s.ok, "error": s.error[:500], "file": s.filename, "line": s.lineno})
     if "trace" in enabled:
         t = _stage("trace")
-        tr = observe.run_trace(model, sets)
+        tr = observe.run_trace(model, sets, is_user_file=is_user_file)
         _done("trace", t, {"error": tr.error, "diverged": tr.diverged, "divergence": tr.divergence[:500],
+                           "graph_lines": tr.graph_lines,
                            "warnings": [{"message": m[:300], "file": f, "line": n} for m, f, n in tr.warnings]})
     if "export" in enabled:
         t = _stage("export")
         ex = observe.run_export(model, sets[0], is_user_file=is_user_file)
         _done("export", t, {"ok": ex.ok, "error": ex.error, "file": ex.filename, "line": ex.lineno})
+    _isolate(model, sets, coverage, spec, enabled)
     _STATE["status"] = "ok"
     _STATE["stage"] = "done"
     _write()
