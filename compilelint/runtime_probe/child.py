@@ -217,7 +217,9 @@ def _isolate(model, sets: list, coverage: Coverage, spec: dict, enabled: list[st
                                                                   hints)
     except Exception as err:  # noqa: BLE001 - isolation is extra evidence; its failure must not lose the rest
         result["error"] = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"[:500]
-    _done("isolated", t, result)
+    _STATE["isolated"] = result  # not a compile path of its own: kept out of "checks"
+    _STATE["timings"]["isolated"] = round(time.perf_counter() - t, 4)
+    _write()
 
 
 def main(argv: list[str] | None = None) -> int:

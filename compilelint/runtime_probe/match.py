@@ -185,7 +185,7 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
     if "export" in kinds and export and not export["ok"] and _at(f, export.get("file"), export.get("line")):
         evidence.append(f"{tag} export: {export['error']}")
 
-    iso = checks.get("isolated") or {}
+    iso = (run.payload or {}).get("isolated") or {}
     iso_dyn = iso.get("dynamo") or {}
     cleared: dict[str, str] = {}  # kind -> what the isolated check saw instead (no event at this line)
     if "dynamo" in kinds:
