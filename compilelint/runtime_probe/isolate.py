@@ -286,6 +286,10 @@ def isolate_dynamo(targets: dict[str, dict[int, tuple[str, list[str], int]]], ca
             for e in recs:
                 recompiles.append({"file": path, "line": line, "masked_by": masked_by, "reasons": e.reasons[:4],
                                    "calls": len(calls)})
+            if not here and not recs and report.error:
+                # the statement alone failed to run (a name it needs was not a local): no verdict
+                skipped.append({"file": path, "line": line, "why": f"the isolated call failed: {report.error[:200]}"})
+                continue
             if not recs and (line < masked_by or not here):
                 clean.append([path, line, masked_by, len(calls),
                               (report.error or "")[:200]])

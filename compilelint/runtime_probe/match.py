@@ -208,11 +208,10 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
             evidence.append(f"{tag} recompile (isolated: the frame was skipped whole after the break at line "
                             f"{r['masked_by']}; this statement compiled alone, called with its eager locals of "
                             f"{r['calls']} input sets): {len(here)} recompile(s), guard failed: {(r['reasons'] or ['?'])[0]}")
-    for path, line, masked_by, calls, error in iso_dyn.get("clean", []):
+    for path, line, masked_by, calls, _ in iso_dyn.get("clean", []):
         if _at(f, path, line):
             what = (f"this statement compiled alone with its eager locals ({calls} call(s)) gave no "
-                    f"{{}} at this line (the frame had been skipped whole after the break at line {masked_by})"
-                    + (f"; isolated call failed: {error}" if error else ""))
+                    f"{{}} at this line (the frame had been skipped whole after the break at line {masked_by})")
             if "dynamo" in kinds and line > masked_by:
                 cleared["dynamo"] = what.format("graph break")
             if "recompile" in kinds:
