@@ -14,9 +14,16 @@ A static finding is `confirmed` by a target when an event of one of its compile 
 Otherwise `not-reproduced` when a line of the finding ran in the eager run, and `not-exercised` when none
 did (a `def` line counts as run only when the function was called). TorchScript and export stop at their
 first error, Dynamo runs a whole frame eagerly after a break in a loop, and a trace that diverged with
-TracerWarnings elsewhere cannot be pinned on one line: such a finding stays `unverified`, with the reason
-as evidence (masked). Over several targets the strongest state
-wins: confirmed, not-reproduced, masked, not-exercised.
+TracerWarnings elsewhere cannot be pinned on one line: the child then re-checks such lines one at a time
+(isolate.py; payload["isolated"]), and
+  dynamo/recompile  a graph break / recompile at the line when its statement is compiled alone with the
+                    locals it had in eager (a statement that compiles cleanly alone: not-reproduced);
+  torchscript       the error of the function's header scripted alone, at the line;
+  trace             a loop whose body the traced graph recorded (unrolled) and whose trip count on some input
+                    set differs from input set 0's (the trace-time one), or a plain attribute assigned on the
+                    line that changed over the eager calls while the graph recorded nothing at the line.
+A finding no re-check reached stays `unverified`, with the reason as evidence (masked). Over several
+targets the strongest state wins: confirmed, not-reproduced, masked, not-exercised.
 """
 
 from __future__ import annotations
