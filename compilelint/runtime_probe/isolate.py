@@ -29,6 +29,7 @@ import linecache
 import os
 import sys
 import textwrap
+import time
 import warnings
 from typing import Any, Callable
 
@@ -110,11 +111,9 @@ def _loaded_names(s: ast.stmt) -> list[str]:
 
 
 def _freeze(value: Any) -> Any:
-    """A copy of a local as it was at the line: tensors cloned, containers copied one level down."""
-    import torch
-
-    if isinstance(value, torch.Tensor):
-        return value.detach().clone()
+    """A local as it was at the line: containers copied one level down (a list appended to later keeps its
+    length at the line); tensors by reference (no copy of activations: an in-place write later changes
+    values, never what a statement alone compiles to, apart from a data-dependent branch's direction)."""
     if isinstance(value, (list, dict, set)):
         return copy.copy(value)
     return value
@@ -236,12 +235,10 @@ def dynamo_targets(breaks: list[dict], coverage: dict[str, set[int]],
 
 
 def _define(path: str, line: int, header: str, body: str, globals_: dict) -> Callable:
-    """Define a function whose body's first line is `line` of `path` (the header on the line before), its
-    source registered in linecache under `path#compilelint`; code objects carry the real path."""
+    """Define a function whose body's first line is `line` of `path` (the header on the line before), in a
+    copy of the module's globals; its code object carries the real path, so Dynamo reports `path:line`."""
     src_lines = [""] * (line - 2) + [header] + textwrap.indent(body, "    ").splitlines()
     source = "\n".join(src_lines) + "\n"
-    fake = path + SUFFIX
-    linecache.cache[fake] = (len(source), None, source.splitlines(True), fake)
     namespace: dict = {}
     g = dict(globals_)
     g.setdefault("__name__", "_compilelint_isolated")
@@ -251,7 +248,7 @@ def _define(path: str, line: int, header: str, body: str, globals_: dict) -> Cal
 
 def isolate_dynamo(targets: dict[str, dict[int, tuple[str, list[str], int]]], captured: list[dict],
                    globals_for: Callable[[str], dict], run_dynamo: Callable, backend: str,
-                   dynamic: bool | None) -> dict:
+                   dynamic: bool | None, budget_s: float = 60.0) -> dict:
     """Compile each target statement alone with the locals it saw; breaks/recompiles at its line."""
     import torch._dynamo
 
@@ -259,8 +256,13 @@ def isolate_dynamo(targets: dict[str, dict[int, tuple[str, list[str], int]]], ca
     recompiles: list[dict] = []
     clean: list[list] = []
     skipped: list[dict] = []
+    started = time.perf_counter()
     for path, lines in targets.items():
         for line, (text, names, masked_by) in sorted(lines.items()):
+            if time.perf_counter() - started > budget_s:
+                skipped.append({"file": path, "line": line, "why": f"the isolation time budget ({budget_s:.0f} s) "
+                                                                   "was spent on earlier lines"})
+                continue
             sets = [c.get((path, line)) for c in captured]
             sets = [s for s in sets if s is not None]
             params = [n for n in names if sets and all(n in s for s in sets)]
