@@ -33,7 +33,8 @@ FIXED = "tests.probe_targets.item_counter:make_fixed"  # the package.module form
 MIXED = "tests/probe_targets/mixed.py:make"
 ABORT, HANG, ALLOC = (f"tests/probe_targets/failing.py:{f}" for f in ("make_abort", "make_hang", "make_alloc"))
 HANG_TIMEOUT = 45.0
-ALL = [HANG, UNFIXED, ABORT, ALLOC, MIXED, FIXED]
+SCRIPT_CHAIN = "tests/probe_targets/script_chain.py:make"
+ALL = [HANG, UNFIXED, ABORT, ALLOC, MIXED, FIXED, SCRIPT_CHAIN]
 
 
 @pytest.fixture(scope="module")
@@ -115,6 +116,25 @@ def test_partly_predicted_target(probed):
     assert never.probe_state == NOT_EXERCISED
     # one recompile for a new batch size is automatic dynamic at work: not a finding
     assert not _at(result, "RT501", 14, path)
+
+
+def test_script_errors_after_the_first_are_isolated(probed):
+    """torch.jit.script stops at the lambda of Outer.forward (line 21); the lambda of Inner.forward (line 11)
+    shows once Outer.forward is a @torch.jit.unused stub, and the float default (line 20) when the header is
+    scripted alone. Each is torch's own error at that line."""
+    result, _, _ = probed
+    path = "tests/probe_targets/script_chain.py"
+    run = _run(result, SCRIPT_CHAIN)
+    assert run.status == "ok", run.reason
+    assert run.checks["torchscript"]["line"] == 21
+    (first,) = _at(result, "TS101", 21, path)
+    (inner,) = _at(result, "TS101", 11, path)
+    (default,) = _at(result, "TA201", 20, path)
+    assert first.probe_state == CONFIRMED
+    assert inner.probe_state == CONFIRMED and "Outer.forward stubbed as @torch.jit.unused" in inner.evidence[0]
+    assert "Lambda" in inner.evidence[0]
+    assert default.probe_state == CONFIRMED and "header of `forward` scripted alone" in default.evidence[0]
+    assert "default value" in default.evidence[0]
 
 
 @pytest.mark.parametrize("target,status,words", [

@@ -213,6 +213,8 @@ def _isolate(model, sets: list, coverage: Coverage, spec: dict, enabled: list[st
                                                           spec.get("backend", "eager"), _STATE["dynamic"])
         if want_script:
             files = sorted({f for f in (script.get("file"), _STATE.get("target_file")) if f and is_user_file(f)})
+            result["torchscript_bodies"] = isolate.isolate_script_bodies(
+                model, (script.get("file"), script.get("line")), lines, is_user_file)
             result["torchscript"] = isolate.isolate_script_headers(files, lines, {(script.get("file"), script.get("line"))},
                                                                   hints)
     except Exception as err:  # noqa: BLE001 - isolation is extra evidence; its failure must not lose the rest

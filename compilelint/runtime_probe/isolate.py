@@ -395,3 +395,117 @@ def traced_lines(traced: Any, is_user_file: Callable[[str], bool]) -> dict[str, 
                 counts[m.group("line")] = counts.get(m.group("line"), 0) + 1
                 break
     return out
+
+
+def _copy_function(fn: Callable) -> Callable:
+    """A new function object on the same code (TorchScript's modifiers are set as attributes on the
+    function: the user's class keeps its own functions untouched)."""
+    import types
+
+    g = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    g.__kwdefaults__ = fn.__kwdefaults__
+    g.__annotations__ = dict(getattr(fn, "__annotations__", {}))
+    g.__qualname__ = fn.__qualname__
+    g.__module__ = fn.__module__
+    g.__doc__ = fn.__doc__
+    return g
+
+
+def _code_span(fn: Callable) -> tuple[str, int, int]:
+    code = fn.__code__
+    lines = [n for _, _, n in code.co_lines() if n is not None] or [code.co_firstlineno]
+    return code.co_filename, code.co_firstlineno, max(lines)
+
+
+def _method_at(classes: list[type], path: str, line: int) -> tuple[type, str] | None:
+    real = os.path.realpath(path)
+    for cls in classes:
+        for name, value in vars(cls).items():
+            if not callable(value) or not hasattr(value, "__code__"):
+                continue
+            file, first, last = _code_span(value)
+            if os.path.realpath(file) == real and first <= line <= last:
+                return cls, name
+    return None
+
+
+def isolate_script_bodies(model: Any, first: tuple[str | None, int | None], coverage: dict[str, set[int]],
+                          is_user_file: Callable[[str], bool], max_rounds: int = 8, budget_s: float = 30.0) -> dict:
+    """After torch.jit.script(model) failed in a method of a user class, script the model again with that
+    method replaced by a `@torch.jit.unused` stub (same signature, body `raise`) on a subclass of its own
+    class (the model's modules get the subclass for the call, then their class back); a failing `forward`
+    is stubbed and every other method of its class that ran in eager is `@torch.jit.export`ed instead, so
+    it is still compiled. Repeat on each new error (at most `max_rounds`): every error is torch's, at its
+    own line. Lines after the first error of a method stay unchecked (that method is a stub from then on);
+    an error outside a user class's method (a free function) ends the search."""
+    import inspect
+
+    import torch
+
+    from compilelint.runtime_probe.observe import _TS_LOCATION
+
+    out: dict = {"errors": [], "stubbed": [], "clean_after": False, "rounds": 0}
+    if not isinstance(model, torch.nn.Module) or not first[0] or not first[1]:
+        return out
+    instances = list(model.modules())
+    classes: list[type] = []
+    for m in instances:
+        try:
+            src = inspect.getsourcefile(type(m)) or ""
+        except (TypeError, OSError):
+            src = ""
+        if src and is_user_file(src) and type(m) not in classes:
+            classes.append(type(m))
+    stubbed: dict[type, set[str]] = {}
+    seen = {(os.path.realpath(first[0]), first[1])}
+    where = (first[0], first[1])
+    started = time.perf_counter()
+    while out["rounds"] < max_rounds and time.perf_counter() - started < budget_s:
+        owner = _method_at(classes, *where)
+        if owner is None or owner[1] in stubbed.get(owner[0], set()):
+            break  # a free function, or the stub itself fails (an error in the signature)
+        cls, name = owner
+        stubbed.setdefault(cls, set()).add(name)
+        out["stubbed"].append(list(_code_span(vars(cls)[name])))
+        subclasses: dict[type, type] = {}
+        for c, names in stubbed.items():
+            body: dict = {"__module__": c.__module__}
+            for n in names:
+                body[n] = torch.jit.unused(_copy_function(vars(c)[n]))
+            if "forward" in names:
+                for n, value in vars(c).items():
+                    if n in names or n.startswith("__") or not inspect.isfunction(value) or \
+                            hasattr(value, "_torchscript_modifier"):
+                        continue
+                    file, first_line, _ = _code_span(value)
+                    if first_line in coverage.get(file, set()):
+                        body[n] = torch.jit.export(_copy_function(value))
+            subclasses[c] = type(c.__name__, (c,), body)
+        swapped = [(m, type(m)) for m in instances if type(m) in subclasses]
+        out["rounds"] += 1
+        try:
+            for m, c in swapped:
+                m.__class__ = subclasses[c]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                torch.jit.script(model)
+            out["clean_after"] = True
+            break
+        except Exception as err:  # noqa: BLE001 - torch's verdict
+            text = str(err)
+            found = _TS_LOCATION.findall(text)
+            if not found:
+                break
+            file, line = found[-1][0], int(found[-1][1])
+            first_text = next((ln for ln in text.splitlines() if ln.strip()), "")
+            if (os.path.realpath(file), line) in seen or not is_user_file(file):
+                break
+            seen.add((os.path.realpath(file), line))
+            out["errors"].append({"file": file, "line": line, "function": f"{cls.__name__}.{name}",
+                                  "error": f"{type(err).__name__}: {first_text}"[:500],
+                                  "stubs": sorted(f"{c.__name__}.{n}" for c, ns in stubbed.items() for n in ns)})
+            where = (file, line)
+        finally:
+            for m, c in swapped:
+                m.__class__ = c
+    return out

@@ -230,6 +230,16 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
                 evidence.append(f"{tag} torchscript (isolated: the header of `{e['function']}` scripted alone, "
                                 f"after the module's script stopped at an earlier error): {e['error']}")
                 break
+        bodies = iso.get("torchscript_bodies") or {}
+        for e in bodies.get("errors", []):
+            if _at(f, e["file"], e["line"]):
+                evidence.append(f"{tag} torchscript (isolated: scripted again with {', '.join(e['stubs'])} stubbed as "
+                                f"@torch.jit.unused after its error): {e['error']}")
+                break
+        if bodies.get("clean_after") and not any(_real(p) == _real(f.path) and lo <= f.line <= hi
+                                                 for p, lo, hi in bodies.get("stubbed", [])):
+            cleared["torchscript"] = ("the model scripted without an error once the methods that failed were stubbed "
+                                      "as @torch.jit.unused; this line was not in them")
         for path, def_line in iso_ts.get("clean", []):
             header = next((b for a, b, _ in functions(f.path) if a <= def_line < b), None) \
                 if _real(path) == _real(f.path) else None
