@@ -9,9 +9,12 @@ the child re-checks such lines one at a time, always with real torch and always 
                pass`), placed at the statement's own line of the real file, called with the locals the
                statement saw in an eager run (one call per input set). Graph-break and recompile records
                at that line are the evidence; a statement that compiles with neither is clean.
-  torchscript  the header of every function that ran (methods and module-level functions, no dunders, no
-               decorators) is scripted with a body of `raise`, so a signature error (an unannotated
-               default) shows even when an earlier error in the body stopped the module's script.
+  torchscript  the model is scripted again with the method that failed replaced by a `@torch.jit.unused`
+               stub (a failing `forward`: stubbed, its class's other methods that ran exported), until
+               it scripts or an error repeats; and the header of every function that ran (methods and
+               module-level functions, no dunders, no decorators) is scripted with a body of `raise`, so
+               a signature error (an unannotated default) shows even when an earlier error in the body
+               stopped the module's script.
   trace        an eager re-run counts how often each user line runs per input set (a loop's trip count is
                its first body line's count) and which plain Python attributes of the module changed
                during the calls; the traced graph's nodes give the lines it recorded ops for. match.py

@@ -18,7 +18,8 @@ TracerWarnings elsewhere cannot be pinned on one line: the child then re-checks 
 (isolate.py; payload["isolated"]), and
   dynamo/recompile  a graph break / recompile at the line when its statement is compiled alone with the
                     locals it had in eager (a statement that compiles cleanly alone: not-reproduced);
-  torchscript       the error of the function's header scripted alone, at the line;
+  torchscript       the error at the line when the model is scripted again with the methods that failed
+                    before stubbed (@torch.jit.unused), or when the function's header is scripted alone;
   trace             a loop whose body the traced graph recorded (unrolled) and whose trip count on some input
                     set differs from input set 0's (the trace-time one), or a plain attribute assigned on the
                     line that changed over the eager calls while the graph recorded nothing at the line.
