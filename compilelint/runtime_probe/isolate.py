@@ -156,6 +156,18 @@ class _Recorder:
         sys.settrace(None)
 
 
+def simple_attrs(model: Any) -> dict[str, Any]:
+    """The plain (int/float/bool/str/None) attributes of the model and its submodules, by dotted name."""
+    return _simple_attrs(model)
+
+
+def changed_attrs(snapshots: list[dict[str, Any]]) -> dict[str, list]:
+    """{name: [value at each snapshot]} for the attributes whose value changed between snapshots."""
+    names = dict.fromkeys(n for snap in snapshots for n in snap)
+    history = {n: [snap.get(n) for snap in snapshots] for n in names}
+    return {n: vs for n, vs in history.items() if len(set(map(repr, vs))) > 1}
+
+
 def _simple_attrs(model: Any) -> dict[str, Any]:
     import torch
 
@@ -177,10 +189,7 @@ def eager_rerun(model: Any, sets: list[tuple], is_user_file: Callable[[str], boo
     import torch
 
     hits, captured = [], []
-    history: dict[str, list] = {}
-    before = _simple_attrs(model)
-    for name, v in before.items():
-        history[name] = [v]
+    snapshots = [_simple_attrs(model)]
     with torch.no_grad():
         for args in sets:
             rec = _Recorder(is_user_file, wanted)
@@ -191,11 +200,8 @@ def eager_rerun(model: Any, sets: list[tuple], is_user_file: Callable[[str], boo
                 pass
             hits.append({f: {str(k): n for k, n in c.items()} for f, c in rec.hits.items()})
             captured.append(rec.locals)
-            now = _simple_attrs(model)
-            for name in history:
-                history[name].append(now.get(name))
-    changed = {name: values for name, values in history.items() if len(set(map(repr, values))) > 1}
-    return hits, captured, changed
+            snapshots.append(_simple_attrs(model))
+    return hits, captured, changed_attrs(snapshots)
 
 
 def _hinted(hints: dict[str, list[int]], path: str) -> set[int] | None:
