@@ -33,7 +33,8 @@ FIXED = "tests.probe_targets.item_counter:make_fixed"  # the package.module form
 MIXED = "tests/probe_targets/mixed.py:make"
 ABORT, HANG, ALLOC = (f"tests/probe_targets/failing.py:{f}" for f in ("make_abort", "make_hang", "make_alloc"))
 HANG_TIMEOUT = 45.0
-ALL = [HANG, UNFIXED, ABORT, ALLOC, MIXED, FIXED]
+SCRIPT_CHAIN = "tests/probe_targets/script_chain.py:make"
+ALL = [HANG, UNFIXED, ABORT, ALLOC, MIXED, FIXED, SCRIPT_CHAIN]
 
 
 @pytest.fixture(scope="module")
@@ -115,6 +116,25 @@ def test_partly_predicted_target(probed):
     assert never.probe_state == NOT_EXERCISED
     # one recompile for a new batch size is automatic dynamic at work: not a finding
     assert not _at(result, "RT501", 14, path)
+
+
+def test_script_errors_after_the_first_are_isolated(probed):
+    """torch.jit.script stops at the lambda of Outer.forward (line 21); the lambda of Inner.forward (line 11)
+    shows once Outer.forward is a @torch.jit.unused stub, and the float default (line 20) when the header is
+    scripted alone. Each is torch's own error at that line."""
+    result, _, _ = probed
+    path = "tests/probe_targets/script_chain.py"
+    run = _run(result, SCRIPT_CHAIN)
+    assert run.status == "ok", run.reason
+    assert run.checks["torchscript"]["line"] == 21
+    (first,) = _at(result, "TS101", 21, path)
+    (inner,) = _at(result, "TS101", 11, path)
+    (default,) = _at(result, "TA201", 20, path)
+    assert first.probe_state == CONFIRMED
+    assert inner.probe_state == CONFIRMED and "Outer.forward stubbed as @torch.jit.unused" in inner.evidence[0]
+    assert "Lambda" in inner.evidence[0]
+    assert default.probe_state == CONFIRMED and "header of `forward` scripted alone" in default.evidence[0]
+    assert "default value" in default.evidence[0]
 
 
 @pytest.mark.parametrize("target,status,words", [
@@ -239,3 +259,55 @@ def test_runtime_only_findings_respect_suppressions(tmp_path):
     assert _suppressed(rt("RT401", 1)) and not _suppressed(rt("RT501", 1))
     assert _suppressed(rt("RT501", 2)) and not _suppressed(rt("RT401", 3))
     assert _suppressed(rt("RT301", 4)) and not _suppressed(rt("RT001", 4))
+
+
+def test_isolated_evidence_without_torch(tmp_path):
+    """Matching the isolated re-checks (isolate.py) on hand-written child output: an isolated break or
+    header error confirms, an isolated statement that compiled cleanly is not-reproduced, one that could not
+    be isolated stays unverified, one size-mismatch recompile without dynamic=True is automatic dynamic, and a
+    trace loop is pinned by its unrolled body plus trip counts that differ from the trace-time input set."""
+    from compilelint.findings import Finding
+
+    src = tmp_path / "m.py"
+    src.write_text("def f(x, n, g=1.0):\n    for i in range(n):\n        y = x.sum().item()\n"
+                   "        z = x[x > 0]\n        w = x.nonzero()\n    return x\n")
+    path = str(src)
+
+    def finding(code, line, targets, gb=None, source=""):
+        return Finding(code=code, message="m", path=path, line=line, col=0, end_line=line, end_col=1,
+                       targets=targets, gb_id=gb, source_line=source)
+
+    isolated_break = finding("GB404", 4, ("dynamo",), "GB0036")
+    clean = finding("GB404", 5, ("dynamo",), "GB0036")
+    unreachable = finding("GB401", 6, ("dynamo",), "GB0124")
+    loop = finding("TR303", 2, ("trace",), source="for i in range(n):")
+    rc = finding("RC507", 2, ("recompile",))
+    header = finding("TA201", 1, ("torchscript",))
+    payload = {"input_sets": 2, "coverage": {path: [1, 2, 3, 4, 5, 6]}, "checks": {
+        "dynamo": {"breaks": [{"gb_ids": ["GB0124", "GB7000"], "file": path, "line": 3, "frame_skipped": True,
+                               "message": ""}], "recompiles": []},
+        "torchscript": {"ok": False, "error": "RuntimeError: x", "file": path, "line": 3},
+        "trace": {"error": None, "diverged": True, "divergence": "input set 1: traced output differs from eager",
+                  "warnings": [{"message": "w", "file": path, "line": 3}], "graph_lines": {path: {"4": 3}}}},
+        "isolated": {
+            "dynamo": {"breaks": [{"gb_ids": ["GB0036"], "file": path, "line": 4, "masked_by": 3, "message": ""}],
+                       "recompiles": [{"file": path, "line": 2, "masked_by": 3, "calls": 2,
+                                       "reasons": ["tensor 'x' size mismatch at index 0. expected 2, actual 3"]}],
+                       "clean": [[path, 5, 3, 2, ""]],
+                       "skipped": [{"file": path, "line": 6, "why": "no eager locals captured at this line"}],
+                       "dynamic": None},
+            "torchscript": {"errors": [{"file": path, "line": 1, "function": "f", "error": "RuntimeError: default"}],
+                            "clean": []},
+            "trace": {"hits": [{path: {"2": 3, "3": 2}}, {path: {"2": 6, "3": 5}}], "changed_attrs": {}}}}
+    merge([isolated_break, clean, unreachable, loop, rc, header], [TargetRun("a.py:f", "ok", "", payload)])
+    assert isolated_break.probe_state == CONFIRMED and "dynamo (isolated" in isolated_break.evidence[0]
+    assert clean.probe_state == "not-reproduced" and any("(isolated)" in e for e in clean.evidence)
+    assert unreachable.probe_state == UNVERIFIED and "never traced" in unreachable.evidence[0]
+    assert loop.probe_state == CONFIRMED and "[2, 5]" in loop.evidence[0]
+    assert rc.probe_state == "not-reproduced" and any("automatic dynamic" in e for e in rc.evidence)
+    assert header.probe_state == CONFIRMED and "torchscript (isolated" in header.evidence[0]
+    # the same loop with the same trip count on every input set: unrolled, but nothing wrong to show
+    payload["isolated"]["trace"]["hits"][1] = {path: {"2": 3, "3": 2}}
+    again = finding("TR303", 2, ("trace",), source="for i in range(n):")
+    merge([again], [TargetRun("a.py:f", "ok", "", payload)])
+    assert again.probe_state == "not-reproduced"

@@ -1,9 +1,10 @@
 """The probe on the paired fixtures (fixtures/models/, CPU): on each unfixed model every static finding on a
-line the probe executes is confirmed (or, with the reason as evidence, masked: a check that stops at its
-first error or a Dynamo frame skipped whole never reached it, or a trace that diverged with warnings at
-other lines cannot be pinned on it); the fixed twin compiles with zero graph
-breaks, zero skipped frames and zero recompiles, and scripts / traces cleanly where the unfixed model's
-docstring expects TorchScript (TS/TA) / trace (TR) findings.
+line the probe executes is confirmed by real torch, either by the whole-module checks or, where those stopped
+short (TorchScript at its first error, a Dynamo frame skipped whole after a break in a loop, a trace that
+diverged with warnings at other lines), by the isolated re-check of that line (isolate.py). Nothing stays
+unverified or not-reproduced unless it is on ALLOWED below, with the reason. The fixed twin compiles with
+zero graph breaks, zero skipped frames and zero recompiles, and scripts / traces cleanly where the unfixed
+model's docstring expects TorchScript (TS/TA) / trace (TR) findings.
 
 Probing all 9 pairs costs minutes (18 children, each importing torch and compiling): by default a sample
 of PAIRS_SAMPLED pairs runs; COMPILELINT_PROBE_ALL_FIXTURES=1 runs every pair.
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from compilelint.config import Config
-from compilelint.findings import CONFIRMED, NOT_REPRODUCED, UNVERIFIED
+from compilelint.findings import CONFIRMED, NOT_EXERCISED
 from compilelint.runtime_probe.probe import probe
 
 pytest.importorskip("torch")
@@ -31,6 +32,22 @@ if not (MODELS / "__init__.py").is_file():
 PAIRS = ast.literal_eval(next(n.value for n in ast.parse((MODELS / "__init__.py").read_text()).body
                               if isinstance(n, ast.Assign) and n.targets[0].id == "PAIRS"))
 SAMPLE = ("vision_stem", "yolo_post", "policy_head")  # TorchScript, masked frame + trace, recompiles
+# (pair, line, code) -> why a finding on an executed line of the unfixed model cannot be confirmed. Empty: on
+# torch 2.13 CPU every one is confirmed, masked ones by the isolated re-check.
+ALLOWED: dict[tuple[str, int, str], str] = {}
+# Findings the whole-module checks cannot reach and the isolated re-check must (the isolation is the test):
+# (pair, line, code, words in the evidence).
+ISOLATED = [
+    ("vision_stem", 29, "TA201", "torchscript (isolated"),
+    ("yolo_post", 54, "GB404", "dynamo (isolated"),
+    ("yolo_post", 62, "GB401", "dynamo (isolated"),
+    ("yolo_post", 50, "RC507", "recompile (isolated"),
+    ("yolo_post", 50, "TR303", "the traced graph unrolled this loop"),
+    ("keypoint_post", 44, "GB403", "dynamo (isolated"),
+    ("keypoint_post", 35, "RC507", "recompile (isolated"),
+    ("keypoint_post", 37, "TR303", "the traced graph unrolled this loop"),
+    ("bev_fusion", 33, "TR303", "the traced graph unrolled this loop"),
+]
 PAIRS_SAMPLED = [p for p in PAIRS if os.environ.get("COMPILELINT_PROBE_ALL_FIXTURES") or p in SAMPLE]
 
 
@@ -64,13 +81,17 @@ def test_fixture_pair(probed, pair):
     assert unfixed.status == "ok" and fixed.status == "ok", (unfixed.reason, fixed.reason)
 
     statics = [f for f in probed.findings if f.path == path and not f.code.startswith("RT")]
-    ran = [f for f in statics if f.probe_state in (CONFIRMED, NOT_REPRODUCED, UNVERIFIED)
-           and any(unfixed.target in e for e in f.evidence)]
+    ran = [f for f in statics if f.probe_state != NOT_EXERCISED and any(
+        e.startswith(f"[{unfixed.target}]") and "never ran" not in e for e in f.evidence)]
+    assert ran, f"no static finding on a line {unfixed.target} ran"
     for f in ran:
-        masked = f.probe_state == UNVERIFIED and any(w in e for e in f.evidence
-                                                          for w in ("never traced", "stopped at", "never compiled",
-                                                                    "not attributable"))
-        assert f.probe_state == CONFIRMED or masked, f"{path}:{f.line} {f.code} {f.probe_state}: {f.evidence}"
+        if (pair, f.line, f.code) in ALLOWED:
+            continue
+        assert f.probe_state == CONFIRMED, f"{path}:{f.line} {f.code} {f.probe_state}: {f.evidence}"
+    for p, line, code, words in ISOLATED:
+        if p == pair:
+            (f,) = [f for f in statics if f.line == line and f.code == code]
+            assert f.probe_state == CONFIRMED and any(words in e for e in f.evidence), (f.probe_state, f.evidence)
 
     d = fixed.checks["dynamo"]
     assert d["breaks"] == [] and d["skipped_frames"] == 0 and d["recompiles"] == [], d

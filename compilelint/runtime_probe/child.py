@@ -11,6 +11,7 @@ user's code failed: that failure is the result.
 from __future__ import annotations
 
 import argparse
+import copy
 import importlib
 import importlib.util
 import inspect
@@ -66,9 +67,21 @@ class Coverage:
     run in module and class bodies (import time), where a `def` line runs without its function being called.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, wanted: dict[str, list[int]] | None = None) -> None:
         self.lines: dict[str, set[int]] = {}
         self.module_lines: dict[str, set[int]] = {}
+        # Per input set (after start_set(i)): line hit counts, and the frame's locals the first time each
+        # wanted line (keys: real paths) is about to run; for the isolated re-checks (isolate.py).
+        self.wanted = {k: set(v) for k, v in (wanted or {}).items()}
+        self.set_hits: list[dict[str, dict[int, int]]] = []
+        self.set_locals: list[dict[tuple[str, int], dict]] = []
+        self._counting = False
+        self.changed_attrs: dict[str, list] = {}  # plain attributes that changed over the eager calls
+
+    def start_set(self) -> None:
+        self.set_hits.append({})
+        self.set_locals.append({})
+        self._counting = True
 
     def _global(self, frame, event, arg):  # noqa: ANN001, ANN202
         code = frame.f_code
@@ -85,14 +98,30 @@ class Coverage:
             return module_local
         lines = self.lines.setdefault(filename, set())
         header = [code.co_firstlineno]
-
-        def local(frame, event, arg):  # noqa: ANN001, ANN202
-            if event == "line":
-                if header:
-                    lines.update(range(header.pop(), frame.f_lineno))
-                lines.add(frame.f_lineno)
+        if not self._counting:
+            def local(frame, event, arg):  # noqa: ANN001, ANN202
+                if event == "line":
+                    if header:
+                        lines.update(range(header.pop(), frame.f_lineno))
+                    lines.add(frame.f_lineno)
+                return local
             return local
-        return local
+        counts = self.set_hits[-1].setdefault(filename, {})
+        grab = self.set_locals[-1]
+        wanted = self.wanted.get(os.path.realpath(filename), ())
+
+        def counting(frame, event, arg):  # noqa: ANN001, ANN202
+            if event == "line":
+                n = frame.f_lineno
+                if header:
+                    lines.update(range(header.pop(), n))
+                lines.add(n)
+                counts[n] = counts.get(n, 0) + 1
+                if n in wanted and (filename, n) not in grab:
+                    grab[(filename, n)] = {k: (copy.copy(v) if isinstance(v, (list, dict, set)) else v)
+                                           for k, v in frame.f_locals.items()}
+            return counting
+        return counting
 
     def __enter__(self) -> "Coverage":
         sys.settrace(self._global)
@@ -181,6 +210,54 @@ def _done(name: str, started: float, result: dict) -> None:
     _write()
 
 
+def _isolate(model, sets: list, coverage: Coverage, spec: dict, enabled: list[str]) -> None:  # noqa: ANN001
+    """Re-check, one line at a time, what the whole-module checks could not reach (see isolate.py): the
+    statements after a break in a frame Dynamo skipped whole, the function headers TorchScript never got to
+    after its first error, and per-line data for a trace that diverged."""
+    from compilelint.runtime_probe import isolate, observe
+
+    checks = _STATE["checks"]
+    dyn = checks.get("dynamo") or {}
+    script = checks.get("torchscript") or {}
+    trace = checks.get("trace") or {}
+    lines = {f: set(v) for f, v in coverage.lines.items()}
+    hints = spec.get("isolate_lines") or {}
+    targets = isolate.dynamo_targets([b for b in dyn.get("breaks", []) if is_user_file(b["file"])], lines, hints) \
+        if "dynamo" in enabled or "recompile" in enabled else {}
+    want_trace = bool(trace.get("diverged"))
+    want_script = "torchscript" in enabled and script and not script.get("ok")
+    if not (targets or want_trace or want_script):
+        return
+    t = _stage("isolate")
+    result: dict = {}
+    try:
+        if targets or want_trace:
+            if all(os.path.realpath(f) in coverage.wanted for f in targets):
+                # the eager stage counted the lines and kept the locals at the hinted lines: no re-run
+                hits = [{f: {str(k): n for k, n in c.items()} for f, c in per.items()} for per in coverage.set_hits]
+                captured, changed = coverage.set_locals, coverage.changed_attrs
+            else:
+                wanted = {f: set(v) for f, v in targets.items()}
+                hits, captured, changed = isolate.eager_rerun(model, sets, is_user_file, wanted)
+            if want_trace:
+                result["trace"] = {"hits": hits, "changed_attrs": {k: [repr(v) for v in vs][:6]
+                                                                   for k, vs in changed.items()}}
+            if targets:
+                result["dynamo"] = isolate.isolate_dynamo(targets, captured, isolate.globals_for, observe.run_dynamo,
+                                                          spec.get("backend", "eager"), _STATE["dynamic"])
+        if want_script:
+            files = sorted({f for f in (script.get("file"), _STATE.get("target_file")) if f and is_user_file(f)})
+            result["torchscript_bodies"] = isolate.isolate_script_bodies(
+                model, (script.get("file"), script.get("line")), lines, is_user_file)
+            result["torchscript"] = isolate.isolate_script_headers(files, lines, {(script.get("file"), script.get("line"))},
+                                                                  hints)
+    except Exception as err:  # noqa: BLE001 - isolation is extra evidence; its failure must not lose the rest
+        result["error"] = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"[:500]
+    _STATE["isolated"] = result  # not a compile path of its own: kept out of "checks"
+    _STATE["timings"]["isolated"] = round(time.perf_counter() - t, 4)
+    _write()
+
+
 def main(argv: list[str] | None = None) -> int:
     global _RESULT_PATH
     parser = argparse.ArgumentParser(prog="compilelint.runtime_probe.child")
@@ -196,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     t = _stage("import torch")
     import torch
 
-    from compilelint.runtime_probe import observe
+    from compilelint.runtime_probe import isolate, observe
     from compilelint.runtime_probe.spec import normalize
 
     _STATE["torch"] = torch.__version__
@@ -208,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         _write()
         return 0
 
-    coverage = Coverage()
+    coverage = Coverage(spec.get("isolate_lines"))
     t = _stage("factory")
     try:
         with coverage:
@@ -243,10 +320,13 @@ def main(argv: list[str] | None = None) -> int:
 
     t = _stage("eager")
     try:
+        attrs = [isolate.simple_attrs(model)]
         with coverage, torch.no_grad():
             for i, args in enumerate(sets):
                 _STATE["stage"] = f"eager (input set {i})"
+                coverage.start_set()
                 model(*args)
+                attrs.append(isolate.simple_attrs(model))
     except BaseException as err:  # noqa: BLE001
         _STATE.update(status="error", error=_error(err), coverage=coverage.as_json(),
                       module_coverage=coverage.module_json())
@@ -256,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     _STATE["timings"]["eager"] = round(time.perf_counter() - t, 4)
     _STATE["coverage"] = coverage.as_json()
     _STATE["module_coverage"] = coverage.module_json()
+    coverage.changed_attrs = isolate.changed_attrs(attrs)
     _write()
 
     if "dynamo" in enabled or "recompile" in enabled:
@@ -275,13 +356,15 @@ def main(argv: list[str] | None = None) -> int:
         _done("torchscript", t, {"ok": s.ok, "error": s.error[:500], "file": s.filename, "line": s.lineno})
     if "trace" in enabled:
         t = _stage("trace")
-        tr = observe.run_trace(model, sets)
+        tr = observe.run_trace(model, sets, is_user_file=is_user_file)
         _done("trace", t, {"error": tr.error, "diverged": tr.diverged, "divergence": tr.divergence[:500],
+                           "graph_lines": tr.graph_lines,
                            "warnings": [{"message": m[:300], "file": f, "line": n} for m, f, n in tr.warnings]})
     if "export" in enabled:
         t = _stage("export")
         ex = observe.run_export(model, sets[0], is_user_file=is_user_file)
         _done("export", t, {"ok": ex.ok, "error": ex.error, "file": ex.filename, "line": ex.lineno})
+    _isolate(model, sets, coverage, spec, enabled)
     _STATE["status"] = "ok"
     _STATE["stage"] = "done"
     _write()

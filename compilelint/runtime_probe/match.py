@@ -14,9 +14,17 @@ A static finding is `confirmed` by a target when an event of one of its compile 
 Otherwise `not-reproduced` when a line of the finding ran in the eager run, and `not-exercised` when none
 did (a `def` line counts as run only when the function was called). TorchScript and export stop at their
 first error, Dynamo runs a whole frame eagerly after a break in a loop, and a trace that diverged with
-TracerWarnings elsewhere cannot be pinned on one line: such a finding stays `unverified`, with the reason
-as evidence (masked). Over several targets the strongest state
-wins: confirmed, not-reproduced, masked, not-exercised.
+TracerWarnings elsewhere cannot be pinned on one line: the child then re-checks such lines one at a time
+(isolate.py; payload["isolated"]), and
+  dynamo/recompile  a graph break / recompile at the line when its statement is compiled alone with the
+                    locals it had in eager (a statement that compiles cleanly alone: not-reproduced);
+  torchscript       the error at the line when the model is scripted again with the methods that failed
+                    before stubbed (@torch.jit.unused), or when the function's header is scripted alone;
+  trace             a loop whose body the traced graph recorded (unrolled) and whose trip count on some input
+                    set differs from input set 0's (the trace-time one), or a plain attribute assigned on the
+                    line that changed over the eager calls while the graph recorded nothing at the line.
+A finding no re-check reached stays `unverified`, with the reason as evidence (masked). Over several
+targets the strongest state wins: confirmed, not-reproduced, masked, not-exercised.
 """
 
 from __future__ import annotations
@@ -185,6 +193,66 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
     if "export" in kinds and export and not export["ok"] and _at(f, export.get("file"), export.get("line")):
         evidence.append(f"{tag} export: {export['error']}")
 
+    iso = (run.payload or {}).get("isolated") or {}
+    iso_dyn = iso.get("dynamo") or {}
+    cleared: dict[str, str] = {}  # kind -> what the isolated check saw instead (no event at this line)
+    if "dynamo" in kinds:
+        for b in iso_dyn.get("breaks", []):
+            if _at(f, b["file"], b["line"]) and _same_break(f, b["gb_ids"]):
+                evidence.append(f"{tag} dynamo (isolated: the frame was skipped whole after the break at line "
+                                f"{b['masked_by']}; this statement compiled alone with the locals it had in eager): "
+                                f"graph break {'/'.join(b['gb_ids']) or '(no id)'} at {_rel(b['file'])}:{b['line']}")
+                break
+    if "recompile" in kinds:
+        here = [r for r in iso_dyn.get("recompiles", []) if _at(f, r["file"], r["line"])]
+        # without dynamic=True one size-mismatch recompile is automatic dynamic at work, not a specialisation
+        if here and iso_dyn.get("dynamic") is not True and all(r["reasons"] and _shape_guard(r["reasons"][0])
+                                                              for r in here) and len(here) < 2:
+            cleared["recompile"] = (f"this statement compiled alone recompiled once on a size change "
+                                    f"({here[0]['reasons'][0]}), which automatic dynamic absorbs: no specialisation shown")
+            here = []
+        if here:
+            r = here[0]
+            evidence.append(f"{tag} recompile (isolated: the frame was skipped whole after the break at line "
+                            f"{r['masked_by']}; this statement compiled alone, called with its eager locals of "
+                            f"{r['calls']} input sets): {len(here)} recompile(s), guard failed: {(r['reasons'] or ['?'])[0]}")
+    for path, line, masked_by, calls, _ in iso_dyn.get("clean", []):
+        if _at(f, path, line):
+            what = (f"this statement compiled alone with its eager locals ({calls} call(s)) gave no "
+                    f"{{}} at this line (the frame had been skipped whole after the break at line {masked_by})")
+            if "dynamo" in kinds and line > masked_by:
+                cleared["dynamo"] = what.format("graph break")
+            if "recompile" in kinds:
+                cleared["recompile"] = what.format("recompile")
+    iso_ts = iso.get("torchscript") or {}
+    if "torchscript" in kinds:
+        for e in iso_ts.get("errors", []):
+            if _at(f, e["file"], e["line"]):
+                evidence.append(f"{tag} torchscript (isolated: the header of `{e['function']}` scripted alone, "
+                                f"after the module's script stopped at an earlier error): {e['error']}")
+                break
+        bodies = iso.get("torchscript_bodies") or {}
+        for e in bodies.get("errors", []):
+            if _at(f, e["file"], e["line"]):
+                evidence.append(f"{tag} torchscript (isolated: scripted again with {', '.join(e['stubs'])} stubbed as "
+                                f"@torch.jit.unused after its error): {e['error']}")
+                break
+        if bodies.get("clean_after") and not any(_real(p) == _real(f.path) and lo <= f.line <= hi
+                                                 for p, lo, hi in bodies.get("stubbed", [])):
+            cleared["torchscript"] = ("the model scripted without an error once the methods that failed were stubbed "
+                                      "as @torch.jit.unused; this line was not in them")
+        for path, def_line in iso_ts.get("clean", []):
+            header = next((b for a, b, _ in functions(f.path) if a <= def_line < b), None) \
+                if _real(path) == _real(f.path) else None
+            if header and def_line <= f.line < header:
+                cleared["torchscript"] = "the function's header scripted alone without an error"
+    if "trace" in kinds and trace and iso.get("trace"):
+        state, note = _trace_line(f, run, trace, iso["trace"])
+        if state == CONFIRMED:
+            evidence.append(f"{tag} trace: {note}")
+        elif state == NOT_REPRODUCED:
+            cleared["trace"] = note
+
     executed = run.executed(f)
     if not evidence and executed and "trace" in kinds and trace and trace.get("diverged") and not user_trace_warnings:
         evidence.append(f"{tag} trace: diverged from eager with no TracerWarning anywhere ({trace['divergence']})")
@@ -214,9 +282,76 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
             masked["dynamo"] = why + " and never traced this line"
         if "recompile" in kinds:  # a frame run eagerly has no guards: it cannot recompile
             masked["recompile"] = why + ", so it was never compiled and could not recompile"
+    for k in cleared:
+        masked.pop(k, None)
+    if iso.get("error"):
+        for k in list(masked):
+            masked[k] += f" (the isolated re-check failed: {iso['error'][:160]})"
     if masked and set(kinds) <= set(masked):
         return Verdict(_MASKED, [f"{tag} {why}" for why in masked.values()])
-    return Verdict(NOT_REPRODUCED, [f"{tag} line ran; {', '.join(kinds)} showed no event here"])
+    return Verdict(NOT_REPRODUCED, [f"{tag} line ran; {', '.join(kinds)} showed no event here"]
+                   + [f"{tag} {k} (isolated): {why}" for k, why in cleared.items()])
+
+
+_ASSIGN_TO = r"self\.{attr}\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)"
+
+
+def _hits(hits: dict, path: str, line: int) -> int:
+    for file, counts in hits.items():
+        if _real(file) == _real(path):
+            return int(counts.get(str(line), 0))
+    return 0
+
+
+def _graph_nodes(trace: dict, path: str, lines: range) -> int:
+    for file, counts in (trace.get("graph_lines") or {}).items():
+        if _real(file) == _real(path):
+            return sum(int(counts.get(str(n), 0)) for n in lines)
+    return 0
+
+
+def _loop_at(path: str, line: int) -> ast.stmt | None:
+    try:
+        with open(_real(path), encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    return next((n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n.lineno == line), None)
+
+
+def _trace_line(f: Finding, run: TargetRun, trace: dict, iso: dict) -> tuple[str | None, str]:
+    """A per-line verdict for a trace finding, from the traced graph's recorded lines and an eager re-run:
+    a loop whose body the graph recorded (unrolled) and whose trip count on some input set differs from the
+    trace-time one (input set 0); a plain attribute assigned on the line that changed over the eager calls
+    while the graph recorded nothing at the line. (None, "") when neither applies."""
+    import re
+
+    hits = iso.get("hits") or []
+    if not any(_hits(h, f.path, n) for h in hits for n in _span(f)):
+        return None, ""  # the line did not run in this target's re-run
+    loop = _loop_at(f.path, f.line)
+    if loop is not None:
+        body = range(loop.body[0].lineno, (loop.end_lineno or loop.lineno) + 1)
+        trips = [_hits(h, f.path, loop.body[0].lineno) for h in hits]
+        nodes = _graph_nodes(trace, f.path, body)
+        if nodes and len(set(trips)) > 1:
+            return CONFIRMED, (f"the traced graph unrolled this loop ({nodes} node(s) recorded from its body, lines "
+                               f"{body.start}-{body.stop - 1}, with the {trips[0]} pass(es) of input set 0); eager runs "
+                               f"the body {trips} times over the input sets, and the trace diverged "
+                               f"({trace.get('divergence', '')[:100]})")
+        if nodes:
+            return NOT_REPRODUCED, (f"the traced graph unrolled this loop ({nodes} node(s) from its body) but its body ran "
+                                    f"{trips[0]} times on every input set: the frozen trip count is right for these inputs")
+        return NOT_REPRODUCED, "the traced graph recorded no op from this loop's body"
+    for name, values in (iso.get("changed_attrs") or {}).items():
+        attr = name.rsplit(".", 1)[-1]
+        if re.search(_ASSIGN_TO.format(attr=re.escape(attr)), f.source_line):
+            if _graph_nodes(trace, f.path, _span(f)):
+                return None, ""
+            return CONFIRMED, (f"`self.{attr}` changed over the eager calls ({' -> '.join(values)}) but the traced "
+                               f"graph recorded nothing at this line: the trace keeps the value it had when traced, "
+                               f"and it diverged ({trace.get('divergence', '')[:100]})")
+    return None, ""
 
 
 def _runtime_finding(code: str, message: str, path: str, line: int, evidence: list[str], gb_id: str | None = None,

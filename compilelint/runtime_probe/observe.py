@@ -222,6 +222,7 @@ class TraceReport:
     diverged: bool = False
     divergence: str = ""
     error: str | None = None
+    graph_lines: dict[str, dict[str, int]] = field(default_factory=dict)  # {file: {line: nodes recorded there}}
 
     @property
     def frozen(self) -> bool:
@@ -273,7 +274,7 @@ def _snapshot(value: Any) -> Any:
     return value
 
 
-def run_trace(obj: Any, input_sets: list[tuple]) -> TraceReport:
+def run_trace(obj: Any, input_sets: list[tuple], *, is_user_file: Callable[[str], bool] | None = None) -> TraceReport:
     """Trace on the first input set; then call eager on every input set in order, put the module's tensor
     state back to where it was before tracing, call the traced module on the same sets in the same order,
     and compare. Both sides start from the same parameters and buffers and see the same sequence, so a
@@ -291,6 +292,10 @@ def run_trace(obj: Any, input_sets: list[tuple]) -> TraceReport:
             return report
     report.warnings = [(str(w.message), w.filename, w.lineno) for w in caught
                        if issubclass(w.category, torch.jit.TracerWarning)]
+    if is_user_file is not None:
+        from compilelint.runtime_probe.isolate import traced_lines
+
+        report.graph_lines = traced_lines(traced, is_user_file)
     for side in ("eager", "traced"):
         _restore(state)
         fn = obj if side == "eager" else traced

@@ -57,15 +57,41 @@ def enabled_checks(config: Config) -> list[str]:
     return [c for c in CHECKS if c in config.targets]
 
 
+_ISOLATED_KINDS = ("dynamo", "recompile", "torchscript")
+
+
+def isolation_hints(paths: list[str], config: Config | None) -> dict[str, list[int]]:
+    """{file: lines} of the target files' static dynamo/recompile/TorchScript findings: the lines a child
+    re-checks one at a time when a whole-module check stopped before them (isolate.py). A file missing
+    (a target given as a module name, a failed lint) leaves the child to isolate every statement it can.
+    Call from the main thread (the engine's per-file timeout uses SIGALRM)."""
+    paths = sorted({os.path.realpath(p) for p in paths if p and user_file(p)})
+    if not paths or config is None:
+        return {}
+    from compilelint.engine import lint
+
+    try:
+        found = lint(paths, config, jobs=1, files=paths).findings
+    except Exception:  # noqa: BLE001 - a hint, never a reason to fail the probe
+        return {}
+    lines: dict[str, set[int]] = {p: set() for p in paths}
+    for f in found:
+        if any(k in f.targets for k in _ISOLATED_KINDS) and os.path.realpath(f.path) in lines:
+            lines[os.path.realpath(f.path)].update(range(f.line, max(f.end_line, f.line) + 1))
+    return {p: sorted(v) for p, v in lines.items()}
+
+
 def probe_one(text: str, *, checks: list[str], device: str = "cpu", timeout: float = DEFAULT_TIMEOUT,
               memory_mb: int = DEFAULT_MEMORY_MB, base: str = ".", backend: str = "eager",
-              dynamic: bool | None = None) -> TargetRun:
+              dynamic: bool | None = None, isolate_lines: dict[str, list[int]] | None = None) -> TargetRun:
     try:
         target = parse_target(text, base)
     except TargetError as err:
         return TargetRun(target=text, status="invalid", reason=str(err), payload={})
     spec = {"file": target.file, "module": target.module, "factory": target.factory, "device": device,
-            "checks": checks, "backend": backend, "dynamic": dynamic}
+            "checks": checks, "backend": backend, "dynamic": dynamic,
+            "isolate_lines": {p: v for p, v in (isolate_lines or {}).items()
+                              if target.file and p == os.path.realpath(target.file)}}
     cuda = device.startswith("cuda")
     # CUDA reserves far more address space than it uses: bound its resident size from the parent instead.
     result = run_in_child(CHILD_MODULE, ["--spec", json.dumps(spec)], timeout=timeout,
@@ -129,9 +155,17 @@ def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: f
 
     start = time.monotonic()
     checks = enabled_checks(config)
+    target_files = []
+    for text in targets:
+        try:
+            target_files.append(parse_target(text, base).file)
+        except TargetError:
+            pass
+    hints = isolation_hints(target_files, config)
+
     def one(text: str) -> TargetRun:
         return probe_one(text, checks=checks, device=device, timeout=timeout, memory_mb=memory_mb, base=base,
-                         dynamic=dynamic)
+                         dynamic=dynamic, isolate_lines=hints)
 
     runs: list[TargetRun] = []
     if jobs <= 1 or len(targets) <= 1:
