@@ -87,6 +87,13 @@ _ELEMENTWISE = {"sigmoid", "exp", "log", "clamp", "abs", "relu", "softmax", "sqr
                 "div", "where", "clip", "tanh", "minimum", "maximum"}
 
 
+_EMPTY_MODULE = cst.Module(body=[])
+
+
+def _source(expr: cst.CSTNode) -> str:
+    return _EMPTY_MODULE.code_for_node(expr).strip()
+
+
 def _walk_expr_nodes(expr: cst.CSTNode):
     stack = [expr]
     while stack:
@@ -296,6 +303,9 @@ class FunctionFacts:
         self.assumed: set[str] = set()
         self.params: set[str] = set()
         self.size_tags: dict[str, set[str]] = {}  # SIZE names -> size_sources() of their value
+        # Conditions stated with `torch._check(cond)` / `torch._check_is_size(n)` so far (source text):
+        # torch.export takes them as facts, so a later branch on the same condition does not fail.
+        self.checked: set[str] = set()
 
     # -- parameters and bindings ------------------------------------------------------------
     def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool) -> None:
@@ -545,6 +555,16 @@ class FunctionFacts:
                 self.dynamic_sizes.add(name)
             if mask and isinstance(target, cst.Name):
                 self.masks.add(name)
+
+    def note_check(self, call: cst.Call) -> None:
+        """Record `torch._check(cond)` (a statement of its own) for `is_checked`."""
+        name = qualify(call.func, self.aliases) or ""
+        if name in ("torch._check", "torch._check_is_size") and call.args:
+            self.checked.add(_source(call.args[0].value))
+
+    def is_checked(self, expr: cst.BaseExpression) -> bool:
+        """True when `expr` (a condition) was stated earlier in the function with `torch._check(expr)`."""
+        return bool(self.checked) and _source(expr) in self.checked
 
     def is_bool_mask(self, expr: cst.BaseExpression) -> bool:
         """A boolean tensor: a comparison of tensors, `~m`, `m & n`, `.bool()`, `torch.logical_*`."""

@@ -1,0 +1,137 @@
+"""EX701: Python control flow on tensor data (`if x.sum() > 0`, `while err > tol`, `assert t.all()`,
+`bool(t)`, `if t.item() < tol`) under torch.export."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.trace._util import in_condition
+
+
+class ExportDataDependentBranch(Rule):
+    code = "EX701"
+    name = "export-data-dependent-branch"
+    family = "export"
+    targets = ("export",)
+    severity = "error"
+    message = ("{kw} on a tensor value: torch.export cannot decide it from shapes alone and fails with "
+               "GuardOnDataDependentSymNode (`Could not guard on data-dependent expression`); select with "
+               "`torch.where(cond, a, b)`, branch with `torch.cond(cond, true_fn, false_fn, (args,))`, or state "
+               "the fact with `torch._check(...)`")
+    version_note = ("Verified with torch.export.export(strict=False), the 2.13 default. strict=True fails on the "
+                    "same line (Dynamo cannot trace the branch either).")
+    doc = RuleDoc(
+        what=("Flags `if`/`while`/conditional expressions, comprehension filters and `assert`s whose condition "
+              "reads tensor data, and `bool(t)` of a tensor, in code that torch.export traces. A Python number "
+              "read out of a tensor (`t.item()`, `t.tolist()[i]`) counts as tensor data."),
+        why=("torch.export traces with fake tensors: it knows every shape but no value. Turning a tensor value into "
+             "a Python bool needs the value, so the trace stops with `GuardOnDataDependentSymNode: Could not guard "
+             "on data-dependent expression Eq(u0, 1)` on that line and nothing is exported. torch.compile only "
+             "breaks the graph here (GB403); export has no fallback."),
+        example="if frame.abs().sum() == 0:\n    return cur\nreturn cur + frame",
+        use_instead=("keep = frame.abs().sum() != 0\nreturn torch.where(keep, cur + frame, cur)\n"
+                     "# or: torch.cond(pred, true_fn, false_fn, (cur, frame))"),
+    )
+    bad = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, cur, frame):
+        if frame.abs().sum() == 0:  # <-
+            return cur
+        return cur + frame
+''', inputs="[(torch.randn(2, 3), torch.randn(2, 3))]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.tol = 1e-3
+
+    def forward(self, x):
+        for i in range(4):
+            delta = torch.tanh(x) * 0.5 ** i
+            if delta.abs().max().item() < self.tol:  # <-
+                break
+            x = x + delta
+        return x
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        y = x * 2 if (x > 0).any() else x  # <-
+        return y + 1
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        assert (x.abs() < 1e6).all(), "overflow"  # <-
+        return x + 1
+'''),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, cur, frame):
+        keep = frame.abs().sum() != 0
+        return torch.where(keep, cur + frame, cur)
+''', inputs="[(torch.randn(2, 3), torch.randn(2, 3))]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.tol = 1e-3
+
+    def forward(self, x):
+        done = torch.zeros((), dtype=torch.bool)
+        for i in range(4):
+            delta = torch.tanh(x) * 0.5 ** i
+            done = done | (delta.abs().max() < self.tol)
+            x = torch.where(done, x, x + delta)
+        return x
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        y = torch.cond((x > 0).any(), lambda t: t * 2, lambda t: t.clone(), (x,))
+        return y + 1
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x, flag: bool = True):
+        if flag and x.dim() == 2 and x.shape[0] > 1:
+            x = x * 2
+        return x + 1
+'''),
+    )
+
+    def _test(self, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
+        if ctx.facts.is_value_dependent_certain(test) and not ctx.facts.is_checked(test):
+            ctx.report(test, self.message.format(kw=kw))
+
+    def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
+        self._test(node.test, ctx, "`if`")
+
+    def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
+        self._test(node.test, ctx, "`while`")
+
+    def visit_IfExp(self, node: cst.IfExp, ctx) -> None:  # noqa: ANN001
+        self._test(node.test, ctx, "A conditional expression")
+
+    def visit_CompIf(self, node: cst.CompIf, ctx) -> None:  # noqa: ANN001
+        self._test(node.test, ctx, "A comprehension filter")
+
+    def visit_Assert(self, node: cst.Assert, ctx) -> None:  # noqa: ANN001
+        self._test(node.test, ctx, "`assert`")
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        func = node.func
+        if (isinstance(func, cst.Name) and func.value == "bool" and len(node.args) == 1
+                and not in_condition(ctx) and ctx.facts.is_value_dependent_certain(node.args[0].value)):
+            ctx.report(node, self.message.format(kw="`bool()`"))

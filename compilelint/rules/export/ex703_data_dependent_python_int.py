@@ -1,0 +1,165 @@
+"""EX703: a Python int/float forced out of tensor data or out of a data-dependent size (`int(t)`,
+`float(t)`, `len(keep)`, `range(n)` with n from `.item()`, a loop over `boxes[mask]`) under torch.export."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.tensors import Kind
+from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.trace._util import in_condition
+
+_LOOP_BUILTINS = ("range", "enumerate", "zip", "reversed")
+
+
+class ExportDataDependentPythonNumber(Rule):
+    code = "EX703"
+    name = "export-data-dependent-python-number"
+    family = "export"
+    targets = ("export",)
+    severity = "error"
+    message = ("{what}: torch.export needs a concrete Python number here but the value depends on tensor data, and "
+               "fails with GuardOnDataDependentSymNode (`Could not extract specialized integer from data-dependent "
+               "expression u0`); keep it symbolic (`t.item()` / `k.size(0)` without `int()`/`len()`), keep it a "
+               "tensor, or replace the loop with tensor ops")
+    version_note = "Verified with torch.export.export(strict=False), the 2.13 default."
+    doc = RuleDoc(
+        what=("Flags code that turns a data-dependent quantity into a concrete Python number: `int()`/`float()` of a "
+              "tensor, of a number read with `.item()` or of the size of a data-dependent tensor (nonzero, "
+              "`x[mask]`, unique); `len()` of such a tensor; `range()` over such a number; a `for` loop or "
+              "comprehension over such a tensor; `.tolist()` of it."),
+        why=("torch.export traces with fake tensors. `t.item()` and `keep.size(0)` give a symbolic number it can "
+             "carry through the graph (slicing, `torch.zeros(n)` and arithmetic all accept it), but `int()`, "
+             "`float()`, `len()` and Python iteration need the actual value, which does not exist while tracing: "
+             "the export stops with `GuardOnDataDependentSymNode: Could not extract specialized integer`. Under "
+             "torch.compile the same code breaks the graph; export has no fallback."),
+        example="kept = boxes[scores > 0.5]\nn = int(kept.size(0))\nout[:n] = kept",
+        use_instead="kept = boxes[scores > 0.5]\nn = kept.size(0)  # a symbolic size: fine\nout[:n] = kept",
+    )
+    bad = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, boxes, scores):
+        kept = boxes[scores > 0.5][:10]
+        out = boxes.new_zeros(10, 4)
+        n = int(kept.size(0))  # <-
+        out[:n] = kept
+        return out
+''', inputs="[(torch.randn(16, 4), torch.rand(16))]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x[int(x[:, 0].argmax())]  # <-
+''', inputs="[(torch.randn(6, 3),)]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, boxes, scores):
+        keep = torch.nonzero(scores > 0.5).squeeze(1)
+        total = boxes.new_zeros(4)
+        for i in range(len(keep)):  # <-
+            total = total + boxes[keep[i]]
+        return total
+''', inputs="[(torch.randn(16, 4), torch.rand(16))]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, boxes, scores):
+        kept = boxes[scores > 0.5]
+        return torch.stack([b * 2 for b in kept]).sum(0)  # <-
+''', inputs="[(torch.randn(16, 4), torch.rand(16))]"),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, boxes, scores):
+        kept = boxes[scores > 0.5][:10]
+        out = boxes.new_zeros(10, 4)
+        n = kept.size(0)
+        out[:n] = kept
+        return out
+''', inputs="[(torch.randn(16, 4), torch.rand(16))]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x[x[:, 0].argmax().item()]
+''', inputs="[(torch.randn(6, 3),)]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, boxes, scores):
+        keep = torch.nonzero(scores > 0.5).squeeze(1)
+        return boxes[keep].sum(0)
+''', inputs="[(torch.randn(16, 4), torch.rand(16))]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, boxes, scores):
+        out = boxes.new_zeros(4)
+        for i in range(boxes.size(0)):
+            out = out + boxes[i] * float(i)
+        return out
+''', inputs="[(torch.randn(16, 4), torch.rand(16))]"),
+    )
+
+    def _data_number(self, expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
+        """A Python number whose value depends on tensor data (not a bare parameter used as a number)."""
+        facts = ctx.facts
+        if facts.reads_dynamic_size(expr):
+            return True
+        if facts.is_assumed_tensor(expr) or facts.reads_only_module_state(expr):
+            return False
+        return facts.kind(expr) in (Kind.TENSOR, Kind.VALUE)
+
+    def _report(self, ctx, node, what: str) -> None:  # noqa: ANN001
+        ctx.report(node, self.message.format(what=what))
+
+    def _iter(self, iterable: cst.BaseExpression, ctx) -> None:  # noqa: ANN001
+        facts = ctx.facts
+        if facts.has_dynamic_shape(iterable):
+            self._report(ctx, iterable, "Iterating over a tensor whose length depends on data")
+        elif (isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name)
+              and iterable.func.value in _LOOP_BUILTINS):
+            for arg in iterable.args:
+                if facts.has_dynamic_shape(arg.value) or (iterable.func.value == "range" and self._data_number(arg.value, ctx)):
+                    self._report(ctx, iterable, f"`{iterable.func.value}()` over a data-dependent count")
+                    return
+
+    def visit_For(self, node: cst.For, ctx) -> None:  # noqa: ANN001
+        self._iter(node.iter, ctx)
+
+    def visit_CompFor(self, node: cst.CompFor, ctx) -> None:  # noqa: ANN001
+        self._iter(node.iter, ctx)
+
+    def _inside_reported(self, ctx) -> bool:  # noqa: ANN001
+        """Inside a loop's `range(...)`/iterable or an enclosing int()/float()/len() already reported."""
+        anc = ctx.ancestors
+        for outer in reversed(anc[:-1]):
+            if isinstance(outer, (cst.For, cst.CompFor)):
+                return True  # the loop iterable is reported by _iter (or is fine)
+            if isinstance(outer, cst.Call) and isinstance(outer.func, cst.Name) and outer.func.value in (
+                    "int", "float", "len", *_LOOP_BUILTINS):
+                return True
+            if isinstance(outer, (cst.BaseStatement, cst.BaseSmallStatement)):
+                return False
+        return False
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        func = node.func
+        if in_condition(ctx):
+            return  # EX701 / EX702 report the condition
+        if isinstance(func, cst.Name) and len(node.args) == 1 and func.value in ("int", "float", "len"):
+            arg = node.args[0].value
+            if self._inside_reported(ctx):
+                return
+            if func.value == "len":
+                if ctx.facts.has_dynamic_shape(arg):
+                    self._report(ctx, node, "`len()` of a tensor whose length depends on data")
+            elif self._data_number(arg, ctx):
+                self._report(ctx, node, f"`{func.value}()` of a data-dependent value")
+        elif (isinstance(func, cst.Attribute) and func.attr.value == "tolist" and not node.args
+              and ctx.facts.has_dynamic_shape(func.value) and not self._inside_reported(ctx)):
+            self._report(ctx, node, "`.tolist()` of a tensor whose length depends on data")
