@@ -13,8 +13,8 @@ class ExportDataDependentSizeBranch(Rule):
     family = "export"
     targets = ("export",)
     severity = "error"
-    message = ("{kw} on the size of `{expr}`, whose size depends on tensor data (nonzero / boolean mask / unique): "
-               "torch.export fails with GuardOnDataDependentSymNode (`Could not guard on data-dependent expression "
+    message = ("{kw} reads the size of a tensor whose size depends on tensor data (nonzero / boolean mask / "
+               "unique) in `{expr}`: torch.export fails with GuardOnDataDependentSymNode (`Could not guard on data-dependent expression "
                "Eq(u0, 0)`); drop the branch (ops on an empty tensor are fine), assert the size with "
                "`torch._check(n > 0)`, or keep fixed shapes (a mask and `torch.where` instead of indexing)")
     version_note = ("Verified with torch.export.export(strict=False), the 2.13 default. A comparison that the "
