@@ -306,6 +306,9 @@ class FunctionFacts:
         # Conditions stated with `torch._check(cond)` / `torch._check_is_size(n)` so far (source text):
         # torch.export takes them as facts, so a later branch on the same condition does not fail.
         self.checked: set[str] = set()
+        # Names holding what TorchScript types `number` (Scalar): `t.item()` and arithmetic on it, until
+        # `int()`/`float()` converts it (see is_script_number).
+        self.numbers: set[str] = set()
 
     # -- parameters and bindings ------------------------------------------------------------
     def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool) -> None:
@@ -544,7 +547,7 @@ class FunctionFacts:
         dyn_size = self.reads_dynamic_size(value)
         mask = self.is_bool_mask(value)
         for name in names:
-            for bucket in (self.dynamic, self.dynamic_sizes, self.masks, self.assumed):
+            for bucket in (self.dynamic, self.dynamic_sizes, self.masks, self.assumed, self.numbers):
                 bucket.discard(name)
             self.size_tags.pop(name, None)
             if self.env.get(name) in (Kind.SIZE, Kind.SHAPE):
@@ -555,6 +558,27 @@ class FunctionFacts:
                 self.dynamic_sizes.add(name)
             if mask and isinstance(target, cst.Name):
                 self.masks.add(name)
+        if isinstance(target, cst.Name) and self.is_script_number(value):
+            self.numbers.add(target.value)
+
+    def is_script_number(self, expr: cst.BaseExpression) -> bool:
+        """True when TorchScript types `expr` as `number` (its Scalar type), not int: `t.item()`, a name bound
+        to one, and arithmetic / `min()` / `max()` / `abs()` involving one (`idx // w`, `min(x + 1, w - 1)`).
+        Verified on 2.13: a tensor index or `range()` of such a value fails to script; `int(t.item())` is fine."""
+        if isinstance(expr, cst.Name):
+            return expr.value in self.numbers
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "item" and not expr.args:
+                return self.kind(func.value) is Kind.TENSOR
+            if isinstance(func, cst.Name) and func.value in ("min", "max", "abs") and expr.args:
+                return any(self.is_script_number(a.value) for a in expr.args)
+            return False
+        if isinstance(expr, cst.BinaryOperation):
+            return self.is_script_number(expr.left) or self.is_script_number(expr.right)
+        if isinstance(expr, cst.UnaryOperation) and not isinstance(expr.operator, cst.Not):
+            return self.is_script_number(expr.expression)
+        return False
 
     def note_check(self, call: cst.Call) -> None:
         """Record `torch._check(cond)` (a statement of its own) for `is_checked`."""

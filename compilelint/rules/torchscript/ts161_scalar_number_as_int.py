@@ -1,0 +1,101 @@
+"""TS161: a `t.item()` value (TorchScript's `number`) or a float used where TorchScript needs an int: a
+tensor index (`hm[y, x]` with `y = idx // w`, `idx = hm.argmax().item()`) or `range()`."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.tensors import Kind
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.torchscript._semantic import SemanticScriptRule
+
+
+class ScalarNumberAsInt(SemanticScriptRule):
+    code = "TS161"
+    name = "item-number-as-int-in-torchscript"
+    family = "torchscript"
+    targets = ("torchscript",)
+    severity = "error"
+    message = ("{what}: in TorchScript `Tensor.item()` returns `number` (a Scalar), not `int`, and {where} accepts "
+               "only ints; convert once with `int(...)` (`idx = int(hm.argmax())`), or index with the 0-d tensor")
+    doc = RuleDoc(
+        what=("Flags a tensor subscript whose index is a value read with `.item()` (or computed from one: "
+              "`idx // w`, `min(x + 1, w - 1)`) or a float, and `range()` over a `.item()` value, in code "
+              "`torch.jit.script` compiles."),
+        why=("TorchScript types `t.item()` as `number`, which is neither int nor float. Indexing a tensor with it "
+             "fails with `Unsupported operation: indexing tensor with unsupported index type 'number'. Only ints, "
+             "slices, lists and tensors are supported` (`'float'` for a float index), and `range()` with "
+             "`all inputs of range must be ints, found number`. Slicing (`x[:n]`), `narrow`, `select` and "
+             "`torch.zeros(n)` accept a number; `int(t.item())` or `int(t)` is an int everywhere."),
+        example="idx = hm.argmax().item()\ny, x = idx // w, idx % w\nconf = hm[y, x]",
+        use_instead="idx = int(hm.argmax())\ny, x = idx // w, idx % w\nconf = hm[y, x]",
+    )
+    bad = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, hm):
+        w = hm.size(1)
+        idx = hm.argmax().item()
+        y, x = idx // w, idx % w
+        return hm[y, x]  # <-
+''', inputs="[(torch.rand(4, 5),)]"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x, counts):
+        out = x
+        for i in range(counts.max().item()):  # <-
+            out = out + 1
+        return out
+''', inputs="[(torch.rand(4), torch.tensor([1, 3]))]"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x, pos: float):
+        return x[pos]  # <-
+''', inputs="[(torch.rand(4), 1.0)]"),
+    )
+    good = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, hm, counts):
+        w = hm.size(1)
+        idx = int(hm.argmax())
+        y, x = idx // w, idx % w
+        n = int(counts.max().item())
+        out = hm[y, x]
+        for i in range(n):
+            out = out + 1
+        k = counts.max().item()
+        return out + hm[:k].sum() + hm.select(0, k).sum()
+''', inputs="[(torch.rand(4, 5), torch.tensor([1, 3]))]", check="script-call"),
+    )
+
+    def _number(self, expr: cst.BaseExpression, ctx) -> str | None:  # noqa: ANN001
+        facts = ctx.facts
+        if facts.is_script_number(expr):
+            return "a `.item()` value"
+        if isinstance(expr, cst.Float) or (isinstance(expr, cst.Name) and facts.param_types.get(expr.value) == "float"
+                                           and facts.kind(expr) is Kind.PY):
+            return "a float"
+        return None
+
+    def visit_Subscript(self, node: cst.Subscript, ctx) -> None:  # noqa: ANN001
+        if ctx.function is None or ctx.facts.kind(node.value) is not Kind.TENSOR:
+            return
+        for element in node.slice:
+            if isinstance(element.slice, cst.Index):
+                what = self._number(element.slice.value, ctx)
+                if what:
+                    ctx.report(element.slice.value, self.message.format(
+                        what=f"Indexing a tensor with {what}", where="a tensor index"))
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        func = node.func
+        if ctx.function is None or not (isinstance(func, cst.Name) and func.value == "range"):
+            return
+        for arg in node.args:
+            if ctx.facts.is_script_number(arg.value):
+                ctx.report(node, self.message.format(what="`range()` over a `.item()` value", where="`range()`"))
+                return
