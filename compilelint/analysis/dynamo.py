@@ -219,6 +219,12 @@ def _condition_breaks(test: cst.BaseExpression, ctx: "RuleContext") -> bool:
     return ctx.facts.kind(test) is Kind.TENSOR
 
 
+def condition_reads_tensor(test: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    """A condition that needs a tensor's data as a Python bool (`if t`, `if any(t)`,
+    `if all(iou(a, b) < t for b in kept)`); shared with the export rules."""
+    return _condition_breaks(test, ctx)
+
+
 def branch(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     """`if`/`while`/`x if c else y`/`and`/`or`/`not` on a tensor (its data)."""
     test = None

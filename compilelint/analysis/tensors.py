@@ -580,6 +580,44 @@ class FunctionFacts:
             return self.is_script_number(expr.expression)
         return False
 
+    def lambda_kind(self, lam: cst.Lambda, param_kind: Kind) -> Kind:
+        """The kind of `lam`'s body when its (first) parameter is bound to `param_kind`
+        (`key=lambda d: d[4]` over tensors: a tensor)."""
+        params = lam.params.params
+        if not params:
+            return self.kind(lam.body)
+        name = params[0].name.value
+        saved = self.env.get(name)
+        self.env[name] = param_kind
+        try:
+            return self.kind(lam.body)
+        finally:
+            if saved is None:
+                self.env.pop(name, None)
+            else:
+                self.env[name] = saved
+
+    def sort_compares_tensors(self, call: cst.Call) -> bool:
+        """`sorted(xs)` / `xs.sort()`-free builtins `sorted`, `min`, `max` that compare tensor VALUES: over a
+        list of tensors without a key, or with a `key=lambda` that returns a tensor or a number read from one
+        (`sorted(dets, key=lambda d: d[4])`, `sorted(range(n), key=lambda i: s[i])`)."""
+        func = call.func
+        if not (isinstance(func, cst.Name) and func.value in ("sorted", "min", "max") and call.args):
+            return False
+        positional = [a for a in call.args if a.keyword is None]
+        key = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "key"), None)
+        if func.value != "sorted" and len(positional) != 1:
+            return False  # min(a, b): compared pairwise; kinds decide elsewhere
+        if not positional:
+            return False
+        container = self.kind(positional[0].value)
+        element = {Kind.TENSORS: Kind.TENSOR, Kind.TENSOR: Kind.TENSOR}.get(container, Kind.UNKNOWN)
+        if key is None:
+            return container is Kind.TENSORS
+        if isinstance(key, cst.Lambda):
+            return self.lambda_kind(key, element) in (Kind.TENSOR, Kind.VALUE)
+        return False
+
     def note_check(self, call: cst.Call) -> None:
         """Record `torch._check(cond)` (a statement of its own) for `is_checked`."""
         name = qualify(call.func, self.aliases) or ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.dynamo import condition_reads_tensor
 from compilelint.rules.base import Example, Rule, RuleDoc
 from compilelint.rules.trace._util import in_condition
 
@@ -22,8 +23,10 @@ class ExportDataDependentBranch(Rule):
                     "same line (Dynamo cannot trace the branch either).")
     doc = RuleDoc(
         what=("Flags `if`/`while`/conditional expressions, comprehension filters and `assert`s whose condition "
-              "reads tensor data, and `bool(t)` of a tensor, in code that torch.export traces. A Python number "
-              "read out of a tensor (`t.item()`, `t.tolist()[i]`) counts as tensor data."),
+              "reads tensor data (`any()`/`all()` of tensor comparisons included), `bool(t)` of a tensor, and "
+              "`sorted()`/`min()`/`max()` that compare tensor values (a list of tensors, or a `key=` returning "
+              "one), in code that torch.export traces. A Python number read out of a tensor (`t.item()`, "
+              "`t.tolist()[i]`) counts as tensor data."),
         why=("torch.export traces with fake tensors: it knows every shape but no value. Turning a tensor value into "
              "a Python bool needs the value, so the trace stops with `GuardOnDataDependentSymNode: Could not guard "
              "on data-dependent expression Eq(u0, 1)` on that line and nothing is exported. torch.compile only "
@@ -70,6 +73,34 @@ class M(torch.nn.Module):
         assert (x.abs() < 1e6).all(), "overflow"  # <-
         return x + 1
 '''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = torch.nn.Linear(3, 5)
+
+    def forward(self, feats):
+        dets = list(self.head(feats).unbind(0))
+        dets = sorted(dets, key=lambda d: d[4])  # <-
+        return torch.stack(dets)
+'''),
+        Example('''import torch
+
+def iou(a, b):
+    lt = torch.maximum(a[:2], b[:2])
+    rb = torch.minimum(a[2:], b[2:])
+    inter = (rb - lt).clamp(min=0).prod()
+    return inter / ((a[2:] - a[:2]).prod() + (b[2:] - b[:2]).prod() - inter)
+
+class M(torch.nn.Module):
+    def forward(self, boxes):
+        keep = [0]
+        for i in range(1, boxes.size(0)):
+            if all(iou(boxes[i], boxes[j]) < 0.5 for j in keep):  # <-
+                keep.append(i)
+        return boxes[torch.tensor(keep)]
+''', inputs="[(torch.tensor([[0., 0., 2., 2.], [0., 0., 2., 2.1], [5., 5., 6., 6.]]),)]"),
     )
     good = (
         Example('''import torch
@@ -104,6 +135,19 @@ class M(torch.nn.Module):
         Example('''import torch
 
 class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = torch.nn.Linear(3, 5)
+
+    def forward(self, feats):
+        dets = self.head(feats)
+        order = dets[:, 4].argsort()
+        by_size = sorted([feats, dets], key=lambda t: t.shape[-1])
+        return dets[order], by_size[0]
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
     def forward(self, x, flag: bool = True):
         if flag and x.dim() == 2 and x.shape[0] > 1:
             x = x * 2
@@ -112,7 +156,8 @@ class M(torch.nn.Module):
     )
 
     def _test(self, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
-        if ctx.facts.is_value_dependent_certain(test) and not ctx.facts.is_checked(test):
+        facts = ctx.facts
+        if (facts.is_value_dependent_certain(test) or condition_reads_tensor(test, ctx)) and not facts.is_checked(test):
             ctx.report(test, self.message.format(kw=kw))
 
     def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
@@ -135,3 +180,5 @@ class M(torch.nn.Module):
         if (isinstance(func, cst.Name) and func.value == "bool" and len(node.args) == 1
                 and not in_condition(ctx) and ctx.facts.is_value_dependent_certain(node.args[0].value)):
             ctx.report(node, self.message.format(kw="`bool()`"))
+        elif ctx.facts.sort_compares_tensors(node):
+            ctx.report(node, self.message.format(kw=f"`{func.value}()` comparing tensor values"))

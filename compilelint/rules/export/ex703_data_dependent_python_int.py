@@ -26,7 +26,10 @@ class ExportDataDependentPythonNumber(Rule):
         what=("Flags code that turns a data-dependent quantity into a concrete Python number: `int()`/`float()` of a "
               "tensor, of a number read with `.item()` or of the size of a data-dependent tensor (nonzero, "
               "`x[mask]`, unique); `len()` of such a tensor; `range()` over such a number; a `for` loop or "
-              "comprehension over such a tensor; `.tolist()` of it."),
+              "comprehension over such a tensor; `.tolist()` of it; a Python list/tuple/dict indexed with a number "
+              "read from tensor data, or a membership test (`t in self.special_ids`) of such a number. "
+              "Parameters and buffers count as tensor data (`range(self.steps)` with a "
+              "buffer `steps`): export makes them fake tensors too."),
         why=("torch.export traces with fake tensors. `t.item()` and `keep.size(0)` give a symbolic number it can "
              "carry through the graph (slicing, `torch.zeros(n)` and arithmetic all accept it), but `int()`, "
              "`float()`, `len()` and Python iteration need the actual value, which does not exist while tracing: "
@@ -69,6 +72,45 @@ class M(torch.nn.Module):
         kept = boxes[scores > 0.5]
         return torch.stack([b * 2 for b in kept]).sum(0)  # <-
 ''', inputs="[(torch.randn(16, 4), torch.rand(16))]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("steps", torch.tensor(3))
+        self.refine = torch.nn.Linear(4, 4)
+
+    def forward(self, boxes):
+        for _ in range(self.steps):  # <-
+            boxes = boxes + 0.1 * torch.tanh(self.refine(boxes))
+        return boxes
+''', inputs="[(torch.randn(5, 4),)]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(12, 3)
+        self.scales = [0.5, 1.0, 2.0]
+
+    def forward(self, x):
+        best = self.fc(x).mean(0).argmax().item()
+        return x * self.scales[best]  # <-
+''', inputs="[(torch.randn(2, 12),)]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.special = {0, 1, 2}
+
+    def forward(self, ids):
+        n = 0
+        for t in ids.tolist():
+            if t not in self.special:  # <-
+                n += 1
+        return ids * n
+''', inputs="[(torch.tensor([0, 5, 7, 1]),)]"),
     )
     good = (
         Example('''import torch
@@ -97,6 +139,21 @@ class M(torch.nn.Module):
         Example('''import torch
 
 class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.steps = 3
+        self.refine = torch.nn.Linear(4, 4)
+        self.register_buffer("scales", torch.tensor([0.5, 1.0, 2.0]))
+
+    def forward(self, boxes):
+        for _ in range(self.steps):
+            boxes = boxes + 0.1 * torch.tanh(self.refine(boxes))
+        best = boxes.mean(1).argmax()
+        return boxes * self.scales[best]
+''', inputs="[(torch.randn(5, 4),)]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
     def forward(self, boxes, scores):
         out = boxes.new_zeros(4)
         for i in range(boxes.size(0)):
@@ -110,9 +167,28 @@ class M(torch.nn.Module):
         facts = ctx.facts
         if facts.reads_dynamic_size(expr):
             return True
-        if facts.is_assumed_tensor(expr) or facts.reads_only_module_state(expr):
-            return False
+        if facts.is_assumed_tensor(expr) or self._numpy(expr, ctx):
+            return False  # (model state counts: export makes parameters and buffers fake tensors too)
         return facts.kind(expr) in (Kind.TENSOR, Kind.VALUE)
+
+    @staticmethod
+    def _numpy(expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
+        """`float(np.abs(arr).mean())`: a NumPy value; under export the `.numpy()` that made it fails instead
+        (TS126), and a NumPy number converts fine."""
+        stack: list[cst.CSTNode] = [expr]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Call):
+                name = ctx.qualify(node.func) or ""
+                if name.startswith("numpy.") or (isinstance(node.func, cst.Attribute) and node.func.attr.value == "numpy"):
+                    return True
+                stack.append(node.func)
+                stack.extend(a.value for a in node.args)
+            elif isinstance(node, cst.Attribute):
+                stack.append(node.value)
+            elif isinstance(node, (cst.BinaryOperation, cst.UnaryOperation, cst.Subscript)):
+                stack.extend(c for c in node.children if isinstance(c, cst.BaseExpression))
+        return False
 
     def _report(self, ctx, node, what: str) -> None:  # noqa: ANN001
         ctx.report(node, self.message.format(what=what))
@@ -146,6 +222,28 @@ class M(torch.nn.Module):
             if isinstance(outer, (cst.BaseStatement, cst.BaseSmallStatement)):
                 return False
         return False
+
+    def visit_Subscript(self, node: cst.Subscript, ctx) -> None:  # noqa: ANN001
+        """`self.names[i]` with `i` from `.tolist()` / `.item()`: a Python list, tuple, dict or ModuleList needs
+        the concrete index (a tensor accepts a symbolic one)."""
+        facts = ctx.facts
+        if facts.kind(node.value) is Kind.TENSOR or in_condition(ctx):
+            return
+        for element in node.slice:
+            index = element.slice
+            if isinstance(index, cst.Index) and facts.kind(index.value) is Kind.VALUE \
+                    and not facts.is_assumed_tensor(index.value):
+                self._report(ctx, index.value, "A Python container indexed with a number read from tensor data")
+                return
+
+    def visit_Comparison(self, node: cst.Comparison, ctx) -> None:  # noqa: ANN001
+        """`if t not in self.special_ids` with `t` from `.tolist()`: membership in a Python set/dict hashes the
+        number, which export cannot do with a symbolic one (`unhashable type: non-nested SymInt`)."""
+        facts = ctx.facts
+        if (len(node.comparisons) == 1 and isinstance(node.comparisons[0].operator, (cst.In, cst.NotIn))
+                and facts.kind(node.left) is Kind.VALUE and not facts.is_assumed_tensor(node.left)
+                and facts.kind(node.comparisons[0].comparator) not in (Kind.TENSOR, Kind.VALUE)):
+            self._report(ctx, node, "A membership test of a number read from tensor data")
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
