@@ -19,8 +19,9 @@ class ExportDataDependentBranch(Rule):
                "GuardOnDataDependentSymNode (`Could not guard on data-dependent expression`); select with "
                "`torch.where(cond, a, b)`, branch with `torch.cond(cond, true_fn, false_fn, (args,))`, or state "
                "the fact with `torch._check(...)`")
-    version_note = ("Verified with torch.export.export(strict=False), the 2.13 default. strict=True fails on the "
-                    "same line (Dynamo cannot trace the branch either).")
+    version_note = ("Verified with torch.export.export(strict=False), the 2.13 default. With strict=True (2.13) the "
+                    "branches, filters and sorts fail on the same line too (`Unsupported: Data-dependent branching`), "
+                    "but an `assert` on tensor data exports: Dynamo turns it into a runtime assert.")
     doc = RuleDoc(
         what=("Flags `if`/`while`/conditional expressions, comprehension filters and `assert`s whose condition "
               "reads tensor data (`any()`/`all()` of tensor comparisons included), `bool(t)` of a tensor, and "

@@ -19,7 +19,8 @@ class ExportDataDependentSizeBranch(Rule):
                "`torch._check(n > 0)`, or keep fixed shapes (a mask and `torch.where` instead of indexing)")
     version_note = ("Verified with torch.export.export(strict=False), the 2.13 default. A comparison that the "
                     "size's known bounds already decide (`if k.shape[0] > 100` when k comes from a 6-element mask) "
-                    "does not fail.")
+                    "does not fail. strict=True fails on the same lines (`UserError: Consider annotating your code using "
+                    "torch._check*()`).")
     doc = RuleDoc(
         what=("Flags `if`/`while`/conditional expressions and `assert`s whose condition reads the size of a tensor "
               "whose size depends on data: the result of `nonzero`, `x[mask]`, `unique`, `masked_select`, nms, and "

@@ -21,7 +21,9 @@ class ExportDataDependentPythonNumber(Rule):
                "fails with GuardOnDataDependentSymNode (`Could not extract specialized integer from data-dependent "
                "expression u0`); keep it symbolic (`t.item()` / `k.size(0)` without `int()`/`len()`), keep it a "
                "tensor, or replace the loop with tensor ops")
-    version_note = "Verified with torch.export.export(strict=False), the 2.13 default."
+    version_note = ("Verified with torch.export.export(strict=False), the 2.13 default. With strict=True (2.13) "
+                    "`int()` of a size or of a 0-d tensor exports (Dynamo keeps it symbolic); the loops, `len()`, "
+                    "`range()` and container lookups fail there too.")
     doc = RuleDoc(
         what=("Flags code that turns a data-dependent quantity into a concrete Python number: `int()`/`float()` of a "
               "tensor, of a number read with `.item()` or of the size of a data-dependent tensor (nonzero, "
