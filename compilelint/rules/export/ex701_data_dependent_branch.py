@@ -5,16 +5,14 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.dynamo import condition_reads_tensor
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.export._common import ExportRule
 from compilelint.rules.trace._util import in_condition
 
 
-class ExportDataDependentBranch(Rule):
+class ExportDataDependentBranch(ExportRule):
     code = "EX701"
     name = "export-data-dependent-branch"
-    family = "export"
-    targets = ("export",)
-    severity = "error"
     message = ("{kw} on a tensor value: torch.export cannot decide it from shapes alone and fails with "
                "GuardOnDataDependentSymNode (`Could not guard on data-dependent expression`); select with "
                "`torch.where(cond, a, b)`, branch with `torch.cond(cond, true_fn, false_fn, (args,))`, or state "
@@ -149,6 +147,16 @@ class M(torch.nn.Module):
         Example('''import torch
 
 class M(torch.nn.Module):
+    def forward(self, x):
+        if not torch.compiler.is_exporting():
+            if torch.isnan(x).any():
+                raise ValueError("NaN input")
+        torch._check(x.shape[0] > 1)
+        return x + 1
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
     def forward(self, x, flag: bool = True):
         if flag and x.dim() == 2 and x.shape[0] > 1:
             x = x * 2
@@ -156,30 +164,30 @@ class M(torch.nn.Module):
 '''),
     )
 
-    def _test(self, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
+    def _test(self, owner: cst.CSTNode, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
         facts = ctx.facts
         if (facts.is_value_dependent_certain(test) or condition_reads_tensor(test, ctx)) and not facts.is_checked(test):
-            ctx.report(test, self.message.format(kw=kw))
+            self.report(ctx, test, self.message.format(kw=kw), owner)
 
     def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
-        self._test(node.test, ctx, "`if`")
+        self._test(node, node.test, ctx, "`if`")
 
     def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
-        self._test(node.test, ctx, "`while`")
+        self._test(node, node.test, ctx, "`while`")
 
     def visit_IfExp(self, node: cst.IfExp, ctx) -> None:  # noqa: ANN001
-        self._test(node.test, ctx, "A conditional expression")
+        self._test(node, node.test, ctx, "A conditional expression")
 
     def visit_CompIf(self, node: cst.CompIf, ctx) -> None:  # noqa: ANN001
-        self._test(node.test, ctx, "A comprehension filter")
+        self._test(node, node.test, ctx, "A comprehension filter")
 
     def visit_Assert(self, node: cst.Assert, ctx) -> None:  # noqa: ANN001
-        self._test(node.test, ctx, "`assert`")
+        self._test(node, node.test, ctx, "`assert`")
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
         if (isinstance(func, cst.Name) and func.value == "bool" and len(node.args) == 1
                 and not in_condition(ctx) and ctx.facts.is_value_dependent_certain(node.args[0].value)):
-            ctx.report(node, self.message.format(kw="`bool()`"))
+            self.report(ctx, node, self.message.format(kw="`bool()`"))
         elif ctx.facts.sort_compares_tensors(node):
-            ctx.report(node, self.message.format(kw=f"`{func.value}()` comparing tensor values"))
+            self.report(ctx, node, self.message.format(kw=f"`{func.value}()` comparing tensor values"))

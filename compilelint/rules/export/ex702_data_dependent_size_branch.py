@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.export._common import ExportRule
 
 
-class ExportDataDependentSizeBranch(Rule):
+class ExportDataDependentSizeBranch(ExportRule):
     code = "EX702"
     name = "export-data-dependent-size-branch"
-    family = "export"
-    targets = ("export",)
-    severity = "error"
     message = ("{kw} reads the size of a tensor whose size depends on tensor data (nonzero / boolean mask / "
                "unique) in `{expr}`: torch.export fails with GuardOnDataDependentSymNode (`Could not guard on data-dependent expression "
                "Eq(u0, 0)`); drop the branch (ops on an empty tensor are fine), assert the size with "
@@ -78,18 +76,18 @@ class M(torch.nn.Module):
 ''', inputs="[(torch.randn(8, 4), torch.rand(8) + 0.5)]"),
     )
 
-    def _test(self, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
+    def _test(self, owner: cst.CSTNode, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
         if ctx.facts.reads_dynamic_size(test) and not ctx.facts.is_checked(test):
-            ctx.report(test, self.message.format(kw=kw, expr=ctx.code_for(test).strip()[:40]))
+            self.report(ctx, test, self.message.format(kw=kw, expr=ctx.code_for(test).strip()[:40]), owner)
 
     def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
-        self._test(node.test, ctx, "`if`")
+        self._test(node, node.test, ctx, "`if`")
 
     def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
-        self._test(node.test, ctx, "`while`")
+        self._test(node, node.test, ctx, "`while`")
 
     def visit_IfExp(self, node: cst.IfExp, ctx) -> None:  # noqa: ANN001
-        self._test(node.test, ctx, "A conditional expression")
+        self._test(node, node.test, ctx, "A conditional expression")
 
     def visit_Assert(self, node: cst.Assert, ctx) -> None:  # noqa: ANN001
-        self._test(node.test, ctx, "`assert`")
+        self._test(node, node.test, ctx, "`assert`")

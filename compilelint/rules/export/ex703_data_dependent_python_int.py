@@ -5,18 +5,16 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.export._common import ExportRule
 from compilelint.rules.trace._util import in_condition
 
 _LOOP_BUILTINS = ("range", "enumerate", "zip", "reversed")
 
 
-class ExportDataDependentPythonNumber(Rule):
+class ExportDataDependentPythonNumber(ExportRule):
     code = "EX703"
     name = "export-data-dependent-python-number"
-    family = "export"
-    targets = ("export",)
-    severity = "error"
     message = ("{what}: torch.export needs a concrete Python number here but the value depends on tensor data, and "
                "fails with GuardOnDataDependentSymNode (`Could not extract specialized integer from data-dependent "
                "expression u0`); keep it symbolic (`t.item()` / `k.size(0)` without `int()`/`len()`), keep it a "
@@ -193,7 +191,7 @@ class M(torch.nn.Module):
         return False
 
     def _report(self, ctx, node, what: str) -> None:  # noqa: ANN001
-        ctx.report(node, self.message.format(what=what))
+        self.report(ctx, node, self.message.format(what=what))
 
     def _iter(self, iterable: cst.BaseExpression, ctx) -> None:  # noqa: ANN001
         facts = ctx.facts
