@@ -598,7 +598,7 @@ class FunctionFacts:
                 self.env[name] = saved
 
     def sort_compares_tensors(self, call: cst.Call) -> bool:
-        """`sorted(xs)` / `xs.sort()`-free builtins `sorted`, `min`, `max` that compare tensor VALUES: over a
+        """The builtins `sorted(xs)`, `min(xs)`, `max(xs)` (one iterable) when they compare tensor VALUES: over a
         list of tensors without a key, or with a `key=lambda` that returns a tensor or a number read from one
         (`sorted(dets, key=lambda d: d[4])`, `sorted(range(n), key=lambda i: s[i])`)."""
         func = call.func
