@@ -14,6 +14,7 @@ class NonzeroAsTuple(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
+    has_fix = True
     message = ("TorchScript's `nonzero` has no `as_tuple` argument (`Arguments for call are not valid`); for "
                "`as_tuple=True` use `torch.where(mask)` or `mask.nonzero().unbind(1)`, for `as_tuple=False` drop it")
     doc = RuleDoc(
@@ -56,9 +57,27 @@ class M(torch.nn.Module):
         if ctx.function is None or not any(a.keyword is not None and a.keyword.value == "as_tuple" for a in node.args):
             return
         func = node.func
-        if ctx.qualify(func) == "torch.nonzero":
-            ctx.report(node)
-        elif (isinstance(func, cst.Attribute) and func.attr.value == "nonzero"
-              and ctx.facts.kind(func.value) in (Kind.TENSOR, Kind.UNKNOWN)
-              and ctx.qualify(func.value) != "torch"):
-            ctx.report(node)
+        if ctx.qualify(func) == "torch.nonzero" or (
+                isinstance(func, cst.Attribute) and func.attr.value == "nonzero"
+                and ctx.facts.kind(func.value) in (Kind.TENSOR, Kind.UNKNOWN) and ctx.qualify(func.value) != "torch"):
+            fix = self._fix(node)
+            if fix is None:
+                ctx.report(node)
+            else:
+                ctx.report(node, fix=fix, unsafe_fix=True)
+
+    @staticmethod
+    def _fix(node: cst.Call) -> tuple | None:
+        """Drop `as_tuple=`; for `as_tuple=True` add `.unbind(1)` (the same tuple of index tensors for inputs of
+        rank >= 1; unsafe: a 0-d input gives an empty tuple instead of one tensor)."""
+        flag = next(a.value for a in node.args if a.keyword is not None and a.keyword.value == "as_tuple")
+        if not (isinstance(flag, cst.Name) and flag.value in ("True", "False")):
+            return None
+        args = [a for a in node.args if not (a.keyword is not None and a.keyword.value == "as_tuple")]
+        if args:
+            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        plain = node.with_changes(args=args)
+        if flag.value == "False":
+            return (node, plain, "drop `as_tuple=False` (the default)")
+        unbound = cst.Call(func=cst.Attribute(value=plain, attr=cst.Name("unbind")), args=[cst.Arg(cst.Integer("1"))])
+        return (node, unbound, "`nonzero().unbind(1)`: the same tuple of index tensors")
