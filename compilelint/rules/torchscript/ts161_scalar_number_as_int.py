@@ -15,6 +15,7 @@ class ScalarNumberAsInt(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
+    has_fix = True
     message = ("{what}: in TorchScript `Tensor.item()` returns `number` (a Scalar), not `int`, and {where} accepts "
                "only ints; convert once with `int(...)` (`idx = int(hm.argmax())`), or index with the 0-d tensor")
     doc = RuleDoc(
@@ -86,16 +87,25 @@ class M(torch.nn.Module):
             return
         for element in node.slice:
             if isinstance(element.slice, cst.Index):
-                what = self._number(element.slice.value, ctx)
+                index = element.slice.value
+                what = self._number(index, ctx)
                 if what:
-                    ctx.report(element.slice.value, self.message.format(
-                        what=f"Indexing a tensor with {what}", where="a tensor index"))
+                    # Eager Python indexes a tensor with ints only, so int() changes nothing for code that runs;
+                    # a float index would raise in eager, so its fix is unsafe.
+                    ctx.report(index, self.message.format(what=f"Indexing a tensor with {what}", where="a tensor index"),
+                               fix=(index, _int(index), "convert the index with `int(...)`"),
+                               unsafe_fix=what == "a float")
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
         if ctx.function is None or not (isinstance(func, cst.Name) and func.value == "range"):
             return
-        for arg in node.args:
-            if ctx.facts.is_script_number(arg.value):
-                ctx.report(node, self.message.format(what="`range()` over a `.item()` value", where="`range()`"))
-                return
+        if any(ctx.facts.is_script_number(arg.value) for arg in node.args):
+            fixed = node.with_changes(args=[a.with_changes(value=_int(a.value)) if ctx.facts.is_script_number(a.value)
+                                            else a for a in node.args])
+            ctx.report(node, self.message.format(what="`range()` over a `.item()` value", where="`range()`"),
+                       fix=(node, fixed, "convert the bound with `int(...)`"))
+
+
+def _int(expr: cst.BaseExpression) -> cst.Call:
+    return cst.Call(func=cst.Name("int"), args=[cst.Arg(expr)])
