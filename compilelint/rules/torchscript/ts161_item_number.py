@@ -10,7 +10,7 @@ from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
-class ScalarNumberAsInt(SemanticScriptRule):
+class ItemNumber(SemanticScriptRule):
     code = "TS161"
     name = "item-number-in-torchscript"
     family = "torchscript"
