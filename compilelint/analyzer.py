@@ -32,7 +32,7 @@ COMPILE_CALLS = {
     "torch.jit.script": "torchscript",
     "torch.jit.trace": "trace",
     "torch.jit.trace_module": "trace",
-    "torch.export.export": "trace",
+    "torch.export.export": "export",
 }
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _BUILTIN_BASES = {"object", "Exception", "dict", "list", "tuple", "Generic", "NamedTuple", "Enum"}
@@ -473,6 +473,8 @@ class FileAnalyzer:
             facts.aliases.update(import_aliases(small, self.module_name, self.is_package))
         else:
             self._walk_children(small)
+            if type(small) is cst.Expr and type(small.value) is cst.Call:
+                facts.note_check(small.value)  # torch._check(cond): a fact for later branches
         ctx.ancestors.pop()
 
     def _walk_expr(self, node: cst.CSTNode) -> None:

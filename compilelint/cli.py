@@ -123,9 +123,11 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
     if add_noqa:
         from compilelint.suppress import add_noqa as add_noqa_to
 
+        from compilelint.rules.registry import ENGINE_CODES
+
         by_path: dict[str, list] = {}
         for f in result.findings:
-            if not f.code.startswith("E"):
+            if f.code not in ENGINE_CODES:  # (EX7xx are rules, E00x are the engine's own)
                 by_path.setdefault(f.path, []).append(f)
         changed = sum(add_noqa_to(path, items) for path, items in sorted(by_path.items()))
         click.echo(f"Added noqa comments to {changed} line{'s' if changed != 1 else ''}.")

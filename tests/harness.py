@@ -8,7 +8,10 @@ a good example must not be flagged by it. The torch part depends on the rule's f
       the other input sets; the good one neither;
   graph-break: a real compile must log a graph break with the rule's GB id on a marked line (from
       torch's graph-break log records, not explain()); the good one has no break and no skipped frame;
-  recompile: compiling with backend="eager" and calling every input set must recompile (bad) or not (good).
+  recompile: compiling with backend="eager" and calling every input set must recompile (bad) or not (good);
+  export: torch.export.export(strict=False, the 2.13 default) on the first input set must fail with the error
+      attributed to a marked line (the last `File "...", line N` of the example in the message, else the
+      innermost frame of the example in the traceback); the good one must export.
 """
 
 from __future__ import annotations
@@ -90,7 +93,8 @@ def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool,
     obj, inputs = load_entry(path, example)
     family = rule.family
     check = example.check or {"torchscript": "script", "annotations": "script", "trace": "trace",
-                              "graph-break": "dynamo", "recompile": "recompile"}[family]
+                              "graph-break": "dynamo", "recompile": "recompile",
+                              "export": "export"}[family]
     if check in ("script", "script-call"):
         report = observe.run_script(obj, inputs if check == "script-call" else None)
         return (not report.ok, report.error or "scripted fine")
@@ -109,6 +113,8 @@ def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool,
         if hits:
             return True, detail
         return bool(report.breaks) or report.skipped_frames > 0 or report.error is not None, "NO MATCHING BREAK: " + detail
+    if check == "export":
+        return _export_verdict(obj, inputs, path, example)
     if check == "recompile-eager":
         # The entry itself calls torch.compile (e.g. in a loop): run it eagerly, count recompile records.
         return _eager_recompiles(obj, inputs)
@@ -116,6 +122,23 @@ def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool,
         report = observe.run_dynamo(obj, inputs)
         return len(report.recompiles) > 0, f"recompiles={[r.splitlines()[-1][:120] for r in report.recompiles]}"
     raise ValueError(f"unknown check {check!r}")
+
+
+def _export_verdict(obj, inputs, path: Path, example: Example) -> tuple[bool, str]:  # noqa: ANN001
+    """torch.export.export(strict=False) on the first input set: (failed, detail). A failure on a line that
+    is not marked is reported with "NO MATCHING LINE" (the bad-example test rejects it)."""
+    from compilelint.runtime_probe import observe
+
+    def ours(name: str) -> bool:
+        return os.path.exists(name) and os.path.samefile(name, path)
+
+    report = observe.run_export(obj, inputs[0], is_user_file=ours, strict=False)
+    if report.ok:
+        return False, "exported fine (strict=False)"
+    detail = f"export (strict=False) failed at line {report.lineno}: {report.error}"
+    if report.lineno in example.marked_lines():
+        return True, detail
+    return True, "NO MATCHING LINE: " + detail
 
 
 def _eager_recompiles(obj, inputs) -> tuple[bool, str]:  # noqa: ANN001

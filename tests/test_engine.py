@@ -141,3 +141,32 @@ def test_skip_file_and_config_targets(tmp_path):
     assert proc.returncode == 0, proc.stdout  # the GB rule is for dynamo, which this team turned off
     proc = run_cli(str(tmp_path / "m.py"), "--target", "dynamo")
     assert proc.returncode == 1
+
+
+EXPORT_MODULE = textwrap.dedent('''
+    import torch
+    class Head(torch.nn.Module):
+        def forward(self, x):
+            keep = x[x > 0]
+            if keep.numel() == 0:
+                return x
+            return helper(x)
+    def helper(x):
+        return x * int(x.argmax())
+    def unused(x):
+        return x * int(x.argmax())
+    ep = torch.export.export(Head(), (torch.randn(3),))
+''')
+
+
+def test_export_target_selects_ex_rules(tmp_path):
+    """`--target export` / `targets = ["export"]` keep the EX rules (and only rules that target export); what
+    a module's forward calls is in scope for export, a function nothing compiles is not."""
+    (tmp_path / "m.py").write_text(EXPORT_MODULE)
+    only_export = lint([str(tmp_path)], Config(targets=["export"], root=str(tmp_path)), jobs=1).findings
+    assert sorted((f.code, f.line) for f in only_export) == [("EX702", 6), ("EX703", 10)]
+    assert all("export" in f.targets for f in only_export)
+    no_export = lint([str(tmp_path)], Config(targets=["dynamo"], root=str(tmp_path)), jobs=1).findings
+    assert not [f for f in no_export if f.code.startswith("EX")]
+    proc = run_cli(str(tmp_path / "m.py"), "--target", "export", "--select", "EX703")
+    assert proc.returncode == 1 and "EX703" in proc.stdout and ":10:" in proc.stdout

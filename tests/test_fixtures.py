@@ -5,7 +5,8 @@ nothing on the fixed one.
 
 Torch checks by code family: GB4xx -> a real torch.compile logs graph breaks (or skips the frame), and
 every break it logs is one an `Expected:` code names (GB id below); RC5xx -> recompiles over the input
-sets; TR3xx -> torch.jit.trace warns or diverges from eager; TS1xx/TA2xx -> torch.jit.script fails.
+sets; TR3xx -> torch.jit.trace warns or diverges from eager; TS1xx/TA2xx -> torch.jit.script fails;
+EX7xx -> torch.export.export (strict=False) fails on a line where an EX finding sits, and the fixed twin exports.
 """
 
 from __future__ import annotations
@@ -84,6 +85,15 @@ def _dynamo(name: str, which: str) -> observe.DynamoReport:
     return observe.run_dynamo(model, inputs, dynamic=mod.DYNAMIC)
 
 
+def _export(name: str, which: str) -> observe.ExportReport:
+    """torch.export.export(strict=False, the 2.13 default) of one twin on its first input set; the error's line
+    is taken in the fixture file only."""
+    mod = _module(name)
+    model, inputs = getattr(mod, f"make_{which}")()
+    path = MODELS / f"{name}.py"
+    return observe.run_export(model, inputs[0], is_user_file=lambda f: Path(f).resolve() == path, strict=False)
+
+
 def _trace(name: str, which: str) -> tuple[list[str], bool]:
     """(TracerWarnings, diverged): trace one model on the first input set, then compare it with a second,
     eager model from the same factory on every input set. The eager twin first replays the call that
@@ -129,6 +139,12 @@ def test_unfixed_problems_show_on_torch(name):
     if any(c.startswith(("TS", "TA")) for c in codes):
         model, _ = mod.make_unfixed()
         assert not observe.run_script(model).ok, f"{name}: torch.jit.script accepted the unfixed model"
+    if any(c.startswith("EX") for c in codes):
+        report = _export(name, "unfixed")
+        assert not report.ok, f"{name}: torch.export.export accepted the unfixed model"
+        ex_lines = {line for code, line in _findings_in(name, "unfixed") if code.startswith("EX")}
+        assert report.lineno in ex_lines, f"{name}: export failed at line {report.lineno}, no EX finding there " \
+                                          f"({sorted(ex_lines)}): {report.error}"
 
 
 @pytest.mark.parametrize("name", PAIRS)
@@ -148,6 +164,9 @@ def test_fixed_twin_compiles_clean_on_torch(name):
         model, inputs = mod.make_fixed()
         script = observe.run_script(model, inputs)
         assert script.ok, f"{name}: fixed twin does not script: {script.error}"
+    if any(c.startswith("EX") for c in codes):
+        report = _export(name, "fixed")
+        assert report.ok, f"{name}: fixed twin does not export: {report.error}"
 
 
 def test_keypoint_fixed_trace_is_device_independent():

@@ -219,6 +219,12 @@ def _condition_breaks(test: cst.BaseExpression, ctx: "RuleContext") -> bool:
     return ctx.facts.kind(test) is Kind.TENSOR
 
 
+def condition_reads_tensor(test: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    """A condition that needs a tensor's data as a Python bool (`if t`, `if any(t)`,
+    `if all(iou(a, b) < t for b in kept)`); shared with the export rules."""
+    return _condition_breaks(test, ctx)
+
+
 def branch(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     """`if`/`while`/`x if c else y`/`and`/`or`/`not` on a tensor (its data)."""
     test = None
@@ -627,17 +633,27 @@ _IS_COMPILING = {"torch.compiler.is_compiling", "torch._dynamo.is_compiling", "t
                  "torch._utils.is_compiling", "torch._dynamo.external_utils.is_compiling"}
 
 
-def _is_compiling_test(test: cst.BaseExpression, ctx: "RuleContext") -> bool | None:
+# True while torch.export.export(strict=False) traces (verified on 2.13; is_dynamo_compiling() is False there).
+_IS_EXPORTING = (_IS_COMPILING - {"torch.compiler.is_dynamo_compiling"}) | {"torch.compiler.is_exporting"}
+
+
+def _is_compiling_test(test: cst.BaseExpression, ctx: "RuleContext", names: set[str] = _IS_COMPILING) -> bool | None:
     """True for `is_compiling()`, False for `not is_compiling()`, None for anything else."""
     if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
-        inner = _is_compiling_test(test.expression, ctx)
+        inner = _is_compiling_test(test.expression, ctx, names)
         return None if inner is None else not inner
-    if type(test) is cst.Call and not test.args and (ctx.qualify(test.func) or "") in _IS_COMPILING:
+    if type(test) is cst.Call and not test.args and (ctx.qualify(test.func) or "") in names:
         return True
     return None
 
 
-def dead_under_dynamo(ctx: "RuleContext", node: cst.CSTNode) -> bool:
+def dead_under_export(ctx: "RuleContext", node: cst.CSTNode) -> bool:
+    """In a branch torch.export (non-strict) never runs: `if not torch.compiler.is_exporting(): ...`,
+    `if not torch.compiler.is_compiling(): ...`, or the else of the positive test."""
+    return dead_under_dynamo(ctx, node, _IS_EXPORTING)
+
+
+def dead_under_dynamo(ctx: "RuleContext", node: cst.CSTNode, names: set[str] = _IS_COMPILING) -> bool:
     """In a branch Dynamo never traces: `if not torch.compiler.is_compiling(): ...` (or the else of
     `if torch.compiler.is_compiling():`): is_compiling() is a constant True while Dynamo traces."""
     ancestors = ctx.ancestors
@@ -647,7 +663,7 @@ def dead_under_dynamo(ctx: "RuleContext", node: cst.CSTNode) -> bool:
         nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
         if nxt is anc.test:
             continue
-        compiling = _is_compiling_test(anc.test, ctx)
+        compiling = _is_compiling_test(anc.test, ctx, names)
         if compiling is None:
             continue
         in_body = nxt is anc.body or (type(anc.body) is cst.IndentedBlock and any(nxt is s for s in anc.body.body))

@@ -87,6 +87,13 @@ _ELEMENTWISE = {"sigmoid", "exp", "log", "clamp", "abs", "relu", "softmax", "sqr
                 "div", "where", "clip", "tanh", "minimum", "maximum"}
 
 
+_EMPTY_MODULE = cst.Module(body=[])
+
+
+def _source(expr: cst.CSTNode) -> str:
+    return _EMPTY_MODULE.code_for_node(expr).strip()
+
+
 def _walk_expr_nodes(expr: cst.CSTNode):
     stack = [expr]
     while stack:
@@ -296,6 +303,12 @@ class FunctionFacts:
         self.assumed: set[str] = set()
         self.params: set[str] = set()
         self.size_tags: dict[str, set[str]] = {}  # SIZE names -> size_sources() of their value
+        # Conditions stated with `torch._check(cond)` / `torch._check_is_size(n)` so far (source text):
+        # torch.export takes them as facts, so a later branch on the same condition does not fail.
+        self.checked: set[str] = set()
+        # Names holding what TorchScript types `number` (Scalar): `t.item()` and arithmetic on it, until
+        # `int()`/`float()` converts it (see is_script_number).
+        self.numbers: set[str] = set()
 
     # -- parameters and bindings ------------------------------------------------------------
     def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool) -> None:
@@ -534,7 +547,7 @@ class FunctionFacts:
         dyn_size = self.reads_dynamic_size(value)
         mask = self.is_bool_mask(value)
         for name in names:
-            for bucket in (self.dynamic, self.dynamic_sizes, self.masks, self.assumed):
+            for bucket in (self.dynamic, self.dynamic_sizes, self.masks, self.assumed, self.numbers):
                 bucket.discard(name)
             self.size_tags.pop(name, None)
             if self.env.get(name) in (Kind.SIZE, Kind.SHAPE):
@@ -545,6 +558,75 @@ class FunctionFacts:
                 self.dynamic_sizes.add(name)
             if mask and type(target) is cst.Name:
                 self.masks.add(name)
+        if type(target) is cst.Name and self.is_script_number(value):
+            self.numbers.add(target.value)
+
+    def is_script_number(self, expr: cst.BaseExpression) -> bool:
+        """True when TorchScript types `expr` as `number` (its Scalar type), not int: `t.item()`, a name bound
+        to one, and arithmetic / `min()` / `max()` / `abs()` involving one (`idx // w`, `min(x + 1, w - 1)`).
+        Verified on 2.13: a tensor index or `range()` of such a value fails to script; `int(t.item())` is fine."""
+        if type(expr) is cst.Name:
+            return expr.value in self.numbers
+        if type(expr) is cst.Call:
+            func = expr.func
+            if type(func) is cst.Attribute and func.attr.value == "item" and not expr.args:
+                return self.kind(func.value) is Kind.TENSOR
+            if type(func) is cst.Name and func.value in ("min", "max", "abs") and expr.args:
+                return any(self.is_script_number(a.value) for a in expr.args)
+            return False
+        if type(expr) is cst.BinaryOperation:
+            return self.is_script_number(expr.left) or self.is_script_number(expr.right)
+        if type(expr) is cst.UnaryOperation and type(expr.operator) is not cst.Not:
+            return self.is_script_number(expr.expression)
+        return False
+
+    def lambda_kind(self, lam: cst.Lambda, param_kind: Kind) -> Kind:
+        """The kind of `lam`'s body when its (first) parameter is bound to `param_kind`
+        (`key=lambda d: d[4]` over tensors: a tensor)."""
+        params = lam.params.params
+        if not params:
+            return self.kind(lam.body)
+        name = params[0].name.value
+        saved = self.env.get(name)
+        self.env[name] = param_kind
+        try:
+            return self.kind(lam.body)
+        finally:
+            if saved is None:
+                self.env.pop(name, None)
+            else:
+                self.env[name] = saved
+
+    def sort_compares_tensors(self, call: cst.Call) -> bool:
+        """The builtins `sorted(xs)`, `min(xs)`, `max(xs)` (one iterable) when they compare tensor VALUES: over a
+        list of tensors without a key, or with a `key=lambda` that returns a tensor or a number read from one
+        (`sorted(dets, key=lambda d: d[4])`, `sorted(range(n), key=lambda i: s[i])`)."""
+        func = call.func
+        if not (type(func) is cst.Name and func.value in ("sorted", "min", "max") and call.args):
+            return False
+        positional = [a for a in call.args if a.keyword is None]
+        key = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "key"), None)
+        if func.value != "sorted" and len(positional) != 1:
+            return False  # min(a, b): compared pairwise; kinds decide elsewhere
+        if not positional:
+            return False
+        container = self.kind(positional[0].value)
+        element = {Kind.TENSORS: Kind.TENSOR, Kind.TENSOR: Kind.TENSOR}.get(container, Kind.UNKNOWN)
+        if key is None:
+            return container is Kind.TENSORS
+        if type(key) is cst.Lambda:
+            return self.lambda_kind(key, element) in (Kind.TENSOR, Kind.VALUE)
+        return False
+
+    def note_check(self, call: cst.Call) -> None:
+        """Record `torch._check(cond)` (a statement of its own) for `is_checked`."""
+        name = qualify(call.func, self.aliases) or ""
+        if name in ("torch._check", "torch._check_is_size") and call.args:
+            self.checked.add(_source(call.args[0].value))
+
+    def is_checked(self, expr: cst.BaseExpression) -> bool:
+        """True when `expr` (a condition) was stated earlier in the function with `torch._check(expr)`."""
+        return bool(self.checked) and _source(expr) in self.checked
 
     def is_bool_mask(self, expr: cst.BaseExpression) -> bool:
         """A boolean tensor: a comparison of tensors, `~m`, `m & n`, `.bool()`, `torch.logical_*`."""

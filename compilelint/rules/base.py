@@ -54,7 +54,7 @@ class RuleDoc:
 class Rule:
     code: ClassVar[str] = ""
     name: ClassVar[str] = ""  # kebab-case, e.g. "tensor-item-graph-break"
-    family: ClassVar[str] = ""  # "torchscript", "annotations", "trace", "graph-break", "recompile"
+    family: ClassVar[str] = ""  # "torchscript", "annotations", "trace", "graph-break", "recompile", "export"
     targets: ClassVar[tuple[str, ...]] = ()
     severity: ClassVar[str] = "warning"
     message: ClassVar[str] = ""

@@ -122,7 +122,7 @@ def probe_one(text: str, *, checks: list[str], device: str = "cpu", timeout: flo
 # A runtime-only finding is silenced by the comments that silence its own code or the static codes of
 # the same kind on that line (`# noqa: GB401` also quiets the RT401 the same break would give).
 _KIN = {"RT401": ("GB",), "RT402": ("GB",), "RT501": ("RC",), "RT101": ("TS", "TA"), "RT301": ("TR",),
-        "RT302": ("TR",), "RT601": ()}
+        "RT302": ("TR",), "RT601": ("EX",)}
 
 
 def _suppressed(f: Finding) -> bool:

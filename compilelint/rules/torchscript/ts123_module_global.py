@@ -19,7 +19,8 @@ class ModuleGlobal(SemanticScriptRule):
                "`__init__` (`self.{lower} = {name}`, listed in `__constants__` or typed `Final`), or pass it in")
     doc = RuleDoc(
         what="Flags reads of module-level variables bound to plain values (numbers, strings, `None`, "
-             "tuples/lists/dicts of those, dtypes) in code `torch.jit.script` compiles.",
+             "tuples/lists/dicts of those, dtypes) in code `torch.jit.script` compiles, including names bound "
+             "by unpacking (`X0, Y0, GRID = 0.0, -25.6, 128`).",
         why="TorchScript resolves only functions, classes and modules from the global scope: a global "
             "`EPS = 1e-5` fails with `python value of type 'float' cannot be used as a value. Perhaps it is "
             "a closed over global variable?` (a `None` global with `undefined value`), even when annotated "
@@ -47,6 +48,14 @@ def reduce(x, mode: str):
 class M(torch.nn.Module):
     def forward(self, x):
         return reduce(x, "sum")
+'''),
+        Example('''
+import torch
+X0, Y0, GRID = 0.0, -25.6, 128
+class M(torch.nn.Module):
+    def forward(self, points):
+        ix = torch.floor(points[:, 0] - X0)  # <-
+        return ix.clamp(0, GRID - 1)  # <-
 '''),
     )
     good = (
@@ -82,7 +91,8 @@ class M(torch.nn.Module):
             return
         if type(parent) in (cst.Element, cst.StarredElement) and self._in_target(ctx):
             return
-        ctx.report(node, self.message.format(name=node.value, what=f"a {what}", lower=node.value.lower()))
+        article = "an" if what[0] in "aeiou" else "a"
+        ctx.report(node, self.message.format(name=node.value, what=f"{article} {what}", lower=node.value.lower()))
 
     def _in_target(self, ctx) -> bool:  # noqa: ANN001
         for anc in reversed(ctx.ancestors):

@@ -1,0 +1,1 @@
+"""export rules (torch.export.export): one rule per file."""

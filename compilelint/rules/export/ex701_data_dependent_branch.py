@@ -1,0 +1,193 @@
+"""EX701: Python control flow on tensor data (`if x.sum() > 0`, `while err > tol`, `assert t.all()`,
+`bool(t)`, `if t.item() < tol`) under torch.export."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.dynamo import condition_reads_tensor
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.export._common import ExportRule
+from compilelint.rules.trace._util import in_condition
+
+
+class ExportDataDependentBranch(ExportRule):
+    code = "EX701"
+    name = "export-data-dependent-branch"
+    message = ("{kw} on a tensor value: torch.export cannot decide it from shapes alone and fails with "
+               "GuardOnDataDependentSymNode (`Could not guard on data-dependent expression`); select with "
+               "`torch.where(cond, a, b)`, branch with `torch.cond(cond, true_fn, false_fn, (args,))`, or state "
+               "the fact with `torch._check(...)`")
+    version_note = ("Verified with torch.export.export(strict=False), the 2.13 default. With strict=True (2.13) the "
+                    "branches, filters and sorts fail on the same line too (`Unsupported: Data-dependent branching`), "
+                    "but an `assert` on tensor data exports: Dynamo turns it into a runtime assert.")
+    doc = RuleDoc(
+        what=("Flags `if`/`while`/conditional expressions, comprehension filters and `assert`s whose condition "
+              "reads tensor data (`any()`/`all()` of tensor comparisons included), `bool(t)` of a tensor, and "
+              "`sorted()`/`min()`/`max()` that compare tensor values (a list of tensors, or a `key=` returning "
+              "one), in code that torch.export traces. A Python number read out of a tensor (`t.item()`, "
+              "`t.tolist()[i]`) counts as tensor data."),
+        why=("torch.export traces with fake tensors: it knows every shape but no value. Turning a tensor value into "
+             "a Python bool needs the value, so the trace stops with `GuardOnDataDependentSymNode: Could not guard "
+             "on data-dependent expression Eq(u0, 1)` on that line and nothing is exported. torch.compile only "
+             "breaks the graph here (GB403); export has no fallback."),
+        example="if frame.abs().sum() == 0:\n    return cur\nreturn cur + frame",
+        use_instead=("keep = frame.abs().sum() != 0\nreturn torch.where(keep, cur + frame, cur)\n"
+                     "# or: torch.cond(pred, true_fn, false_fn, (cur, frame))"),
+    )
+    bad = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, cur, frame):
+        if frame.abs().sum() == 0:  # <-
+            return cur
+        return cur + frame
+''', inputs="[(torch.randn(2, 3), torch.randn(2, 3))]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.tol = 1e-3
+
+    def forward(self, x):
+        for i in range(4):
+            delta = torch.tanh(x) * 0.5 ** i
+            if delta.abs().max().item() < self.tol:  # <-
+                break
+            x = x + delta
+        return x
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        y = x * 2 if (x > 0).any() else x  # <-
+        return y + 1
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        assert (x.abs() < 1e6).all(), "overflow"  # <-
+        return x + 1
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = torch.nn.Linear(3, 5)
+
+    def forward(self, feats):
+        dets = list(self.head(feats).unbind(0))
+        dets = sorted(dets, key=lambda d: d[4])  # <-
+        return torch.stack(dets)
+'''),
+        Example('''import torch
+
+def iou(a, b):
+    lt = torch.maximum(a[:2], b[:2])
+    rb = torch.minimum(a[2:], b[2:])
+    inter = (rb - lt).clamp(min=0).prod()
+    return inter / ((a[2:] - a[:2]).prod() + (b[2:] - b[:2]).prod() - inter)
+
+class M(torch.nn.Module):
+    def forward(self, boxes):
+        keep = [0]
+        for i in range(1, boxes.size(0)):
+            if all(iou(boxes[i], boxes[j]) < 0.5 for j in keep):  # <-
+                keep.append(i)
+        return boxes[torch.tensor(keep)]
+''', inputs="[(torch.tensor([[0., 0., 2., 2.], [0., 0., 2., 2.1], [5., 5., 6., 6.]]),)]"),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, cur, frame):
+        keep = frame.abs().sum() != 0
+        return torch.where(keep, cur + frame, cur)
+''', inputs="[(torch.randn(2, 3), torch.randn(2, 3))]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.tol = 1e-3
+
+    def forward(self, x):
+        done = torch.zeros((), dtype=torch.bool)
+        for i in range(4):
+            delta = torch.tanh(x) * 0.5 ** i
+            done = done | (delta.abs().max() < self.tol)
+            x = torch.where(done, x, x + delta)
+        return x
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        y = torch.cond((x > 0).any(), lambda t: t * 2, lambda t: t.clone(), (x,))
+        return y + 1
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = torch.nn.Linear(3, 5)
+
+    def forward(self, feats):
+        dets = self.head(feats)
+        order = dets[:, 4].argsort()
+        by_size = sorted([feats, dets], key=lambda t: t.shape[-1])
+        return dets[order], by_size[0]
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        if not torch.compiler.is_exporting():
+            if torch.isnan(x).any():
+                raise ValueError("NaN input")
+        torch._check(x.shape[0] > 1)
+        return x + 1
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x, flag: bool = True):
+        if flag and x.dim() == 2 and x.shape[0] > 1:
+            x = x * 2
+        return x + 1
+'''),
+    )
+
+    def _test(self, owner: cst.CSTNode, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
+        facts = ctx.facts
+        if (facts.is_value_dependent_certain(test) or condition_reads_tensor(test, ctx)) and not facts.is_checked(test):
+            self.report(ctx, test, self.message.format(kw=kw), owner)
+
+    def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
+        self._test(node, node.test, ctx, "`if`")
+
+    def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
+        self._test(node, node.test, ctx, "`while`")
+
+    def visit_IfExp(self, node: cst.IfExp, ctx) -> None:  # noqa: ANN001
+        self._test(node, node.test, ctx, "A conditional expression")
+
+    def visit_CompIf(self, node: cst.CompIf, ctx) -> None:  # noqa: ANN001
+        self._test(node, node.test, ctx, "A comprehension filter")
+
+    def visit_Assert(self, node: cst.Assert, ctx) -> None:  # noqa: ANN001
+        self._test(node, node.test, ctx, "`assert`")
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        func = node.func
+        if (type(func) is cst.Name and func.value == "bool" and len(node.args) == 1
+                and not in_condition(ctx) and ctx.facts.is_value_dependent_certain(node.args[0].value)):
+            self.report(ctx, node, self.message.format(kw="`bool()`"))
+        elif ctx.facts.sort_compares_tensors(node):
+            self.report(ctx, node, self.message.format(kw=f"`{func.value}()` comparing tensor values"))
