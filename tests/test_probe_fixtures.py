@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from compilelint.config import Config
-from compilelint.findings import CONFIRMED, NOT_EXERCISED
+from compilelint.findings import CONFIRMED, NOT_EXERCISED, UNVERIFIED
 from compilelint.runtime_probe.probe import probe
 
 pytest.importorskip("torch")
@@ -32,21 +32,28 @@ if not (MODELS / "__init__.py").is_file():
 PAIRS = ast.literal_eval(next(n.value for n in ast.parse((MODELS / "__init__.py").read_text()).body
                               if isinstance(n, ast.Assign) and n.targets[0].id == "PAIRS"))
 SAMPLE = ("vision_stem", "yolo_post", "policy_head")  # TorchScript, masked frame + trace, recompiles
-# (pair, line, code) -> why a finding on an executed line of the unfixed model cannot be confirmed. Empty: on
-# torch 2.13 CPU every one is confirmed, masked ones by the isolated re-check.
-ALLOWED: dict[tuple[str, int, str], str] = {}
+# (pair, line, code) -> why a finding on an executed line of the unfixed model cannot be confirmed.
+_SAME_METHOD = ("TorchScript reports one error per method and confirmed TS161 at line 44 of the same forward; the "
+                "re-check stubs whole methods, and the statement alone would script (its `number` type comes from "
+                "`.item()` two lines up), so a later error in that method has no torch evidence of its own")
+ALLOWED: dict[tuple[str, int, str], str] = {
+    ("keypoint_post", 45, "TS161"): _SAME_METHOD,
+    ("keypoint_post", 46, "TS161"): _SAME_METHOD,
+    ("keypoint_post", 48, "TS161"): _SAME_METHOD,
+}
 # Findings the whole-module checks cannot reach and the isolated re-check must (the isolation is the test):
 # (pair, line, code, words in the evidence).
 ISOLATED = [
     ("vision_stem", 29, "TA201", "torchscript (isolated"),
-    ("yolo_post", 54, "GB404", "dynamo (isolated"),
-    ("yolo_post", 62, "GB401", "dynamo (isolated"),
-    ("yolo_post", 50, "RC507", "recompile (isolated"),
-    ("yolo_post", 50, "TR303", "the traced graph unrolled this loop"),
-    ("keypoint_post", 44, "GB403", "dynamo (isolated"),
-    ("keypoint_post", 35, "RC507", "recompile (isolated"),
-    ("keypoint_post", 37, "TR303", "the traced graph unrolled this loop"),
-    ("bev_fusion", 33, "TR303", "the traced graph unrolled this loop"),
+    ("yolo_post", 56, "GB404", "dynamo (isolated"),
+    ("yolo_post", 64, "GB401", "dynamo (isolated"),
+    ("yolo_post", 52, "RC507", "recompile (isolated"),
+    ("yolo_post", 52, "TR303", "the traced graph unrolled this loop"),
+    ("yolo_post", 62, "EX703", "torch.export.draft_export"),
+    ("keypoint_post", 47, "GB403", "dynamo (isolated"),
+    ("keypoint_post", 38, "RC507", "recompile (isolated"),
+    ("keypoint_post", 40, "TR303", "the traced graph unrolled this loop"),
+    ("bev_fusion", 34, "TR303", "the traced graph unrolled this loop"),
 ]
 PAIRS_SAMPLED = [p for p in PAIRS if os.environ.get("COMPILELINT_PROBE_ALL_FIXTURES") or p in SAMPLE]
 
@@ -86,6 +93,7 @@ def test_fixture_pair(probed, pair):
     assert ran, f"no static finding on a line {unfixed.target} ran"
     for f in ran:
         if (pair, f.line, f.code) in ALLOWED:
+            assert f.probe_state == UNVERIFIED, f"{path}:{f.line} {f.code} is {f.probe_state} now: drop it from ALLOWED"
             continue
         assert f.probe_state == CONFIRMED, f"{path}:{f.line} {f.code} {f.probe_state}: {f.evidence}"
     for p, line, code, words in ISOLATED:

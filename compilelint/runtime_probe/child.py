@@ -363,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     if "export" in enabled:
         t = _stage("export")
         ex = observe.run_export(model, sets[0], is_user_file=is_user_file)
-        _done("export", t, {"ok": ex.ok, "error": ex.error, "file": ex.filename, "line": ex.lineno})
+        _done("export", t, {"ok": ex.ok, "error": ex.error, "file": ex.filename, "line": ex.lineno, "more": ex.more})
     _isolate(model, sets, coverage, spec, enabled)
     _STATE["status"] = "ok"
     _STATE["stage"] = "done"

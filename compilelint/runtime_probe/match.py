@@ -10,7 +10,8 @@ A static finding is `confirmed` by a target when an event of one of its compile 
   torchscript  torch.jit.script's error location is the line;
   trace        a TracerWarning at the line, or the trace diverged from eager with no TracerWarning anywhere
                (a frozen loop or global warns nowhere: the finding on an executed line is the only lead);
-  export       torch.export's error location is the line.
+  export       torch.export's error location is the line, or (past export's first error) a data-dependent
+               failure torch.export.draft_export reports at the line.
 Otherwise `not-reproduced` when a line of the finding ran in the eager run, and `not-exercised` when none
 did (a `def` line counts as run only when the function was called). TorchScript and export stop at their
 first error, Dynamo runs a whole frame eagerly after a break in a loop, and a trace that diverged with
@@ -190,8 +191,16 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
                 evidence.append(f"{tag} trace: TracerWarning at {_rel(w['file'])}:{w['line']}: {w['message'][:120]}")
                 break
     export = checks.get("export")
-    if "export" in kinds and export and not export["ok"] and _at(f, export.get("file"), export.get("line")):
-        evidence.append(f"{tag} export: {export['error']}")
+    if "export" in kinds and export and not export["ok"]:
+        if _at(f, export.get("file"), export.get("line")):
+            evidence.append(f"{tag} export: {export['error']}")
+        else:
+            for more in export.get("more", []):
+                if _at(f, more["file"], more["line"]):
+                    evidence.append(f"{tag} export (torch.export.draft_export, which carries on past the first "
+                                    f"error at line {export.get('line')}): {more['error']} at {_rel(more['file'])}:"
+                                    f"{more['line']}")
+                    break
 
     iso = (run.payload or {}).get("isolated") or {}
     iso_dyn = iso.get("dynamo") or {}

@@ -327,6 +327,9 @@ class ExportReport:
     error: str = ""
     filename: str | None = None
     lineno: int | None = None
+    # every data-dependent failure torch.export.draft_export saw, the first one included: export itself stops
+    # at its first error, draft_export records each guard and carries on with the real values
+    more: list[dict] = field(default_factory=list)
 
 
 def _user_location(err: BaseException, text: str, is_user_file: Callable[[str], bool]) -> tuple[str | None, int | None]:
@@ -356,5 +359,43 @@ def run_export(obj: Any, args: tuple, *, is_user_file: Callable[[str], bool] = l
             text = str(err)
             filename, lineno = _user_location(err, text, is_user_file)
             first = next((ln for ln in text.splitlines() if ln.strip()), "")
-            return ExportReport(ok=False, error=f"{type(err).__name__}: {first}"[:500], filename=filename, lineno=lineno)
+            return ExportReport(ok=False, error=f"{type(err).__name__}: {first}"[:500], filename=filename, lineno=lineno,
+                                more=_draft_export_failures(obj, args, is_user_file))
     return ExportReport(ok=True)
+
+
+def _draft_export_failures(obj: Any, args: tuple, is_user_file: Callable[[str], bool]) -> list[dict]:
+    """[{file, line, error}] of each data-dependent failure `torch.export.draft_export` reports, at its
+    innermost user frame; [] where draft_export is missing (torch < 2.7) or fails itself."""
+    import logging
+
+    import torch
+
+    draft = getattr(torch.export, "draft_export", None)
+    if draft is None:
+        return []
+    quiet = [logging.getLogger(n) for n in ("torch.export", "torch.fx.experimental.symbolic_shapes")]
+    levels = [lg.level for lg in quiet]
+    try:
+        for lg in quiet:
+            lg.setLevel(logging.ERROR)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            report = draft(obj, tuple(args))._report
+        from torch._logging.structured import INTERN_TABLE
+    except Exception:  # noqa: BLE001 - an optional, best-effort second look
+        return []
+    finally:
+        for lg, level in zip(quiet, levels):
+            lg.setLevel(level)
+    names = {index: name for name, index in INTERN_TABLE.items()}
+    out = []
+    for failure in report.failures:
+        data = failure.data if isinstance(failure.data, dict) else {}
+        frames = [f for f in data.get("user_stack") or data.get("stack") or [] if isinstance(f, dict)]
+        user = [(names.get(f.get("filename"), f.get("filename")), f.get("line")) for f in frames]
+        user = [(f, n) for f, n in user if isinstance(f, str) and is_user_file(f)]
+        if user:
+            what = f"{getattr(failure.failure_type, 'name', failure.failure_type)}: {data.get('expr', '')}".strip(": ")
+            out.append({"file": user[-1][0], "line": user[-1][1], "error": what[:300]})
+    return out
