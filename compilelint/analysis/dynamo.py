@@ -452,6 +452,8 @@ def sorted_tensors(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
             return "GB0207"
         if arg is not None and ctx.facts.kind(arg) is Kind.TENSOR:
             return "GB0059"
+        if ctx.facts.sort_compares_tensors(node):
+            return "GB0207"  # sorted(range(n), key=lambda i: s[i]): the key reads tensor data (2.13)
     return None
 
 

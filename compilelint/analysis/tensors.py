@@ -150,9 +150,14 @@ class ClassFacts:
         self.literal_types: dict[str, str] = {}  # attr -> "int"/"float"/"bool"/"str"/"None"/"list"/"dict"
         self.methods: set[str] = set()
         self.attr_calls: dict[str, str] = {}  # attr -> qualified name of the call that built it (`torch.nn.LSTM`)
+        # Tensors registered on the module (register_buffer/register_parameter, `= nn.Parameter(...)`):
+        # module state the tracer reads through prim::GetAttr, so in-place updates to them are recorded.
+        self.registered: set[str] = set()
 
     def inherit(self, base: "ClassFacts") -> None:
         """Take a base class's attributes and methods; this class's own assignments win."""
+        own = set(self.attrs)
+        self.registered |= {name for name in getattr(base, "registered", ()) if name not in own}
         for mapping, inherited in ((self.attrs, base.attrs), (self.literal_types, base.literal_types)):
             for key, value in inherited.items():
                 mapping.setdefault(key, value)
@@ -183,6 +188,8 @@ class ClassFacts:
                             self.literal_types[target.attr.value] = _literal_type(small.value)
                             if type(small.value) is cst.Call:
                                 self.attr_calls[target.attr.value] = qualify(small.value.func, aliases) or ""
+                                if self.attr_calls[target.attr.value] == "torch.nn.Parameter":
+                                    self.registered.add(target.attr.value)
                         elif type(target) is cst.Name:
                             env.env[target.value] = kind
                 elif type(small) is cst.Expr and type(small.value) is cst.Call:
@@ -191,6 +198,7 @@ class ClassFacts:
                     if (type(func) is cst.Attribute and func.attr.value in ("register_buffer", "register_parameter")
                             and call.args and type(call.args[0].value) is cst.SimpleString):
                         self.attrs[call.args[0].value.evaluated_value] = Kind.TENSOR
+                        self.registered.add(call.args[0].value.evaluated_value)
                     elif (type(func) is cst.Attribute and func.attr.value == "add_module"
                             and call.args and type(call.args[0].value) is cst.SimpleString):
                         self.attrs[call.args[0].value.evaluated_value] = Kind.MODULE
@@ -640,6 +648,12 @@ class FunctionFacts:
             return self.is_bool_mask(expr.expression)
         if type(expr) is cst.BinaryOperation and type(expr.operator) in (cst.BitAnd, cst.BitOr, cst.BitXor):
             return self.is_bool_mask(expr.left) or self.is_bool_mask(expr.right)
+        if type(expr) is cst.IfExp:
+            # `m = (iou <= thr) if n else s > 0`: a mask either way (one branch a mask, the other one too
+            # or a value comparison whose operand's kind is not known, e.g. a helper's result)
+            body, orelse = self.is_bool_mask(expr.body), self.is_bool_mask(expr.orelse)
+            return (body and orelse) or (body and self._is_unknown_comparison(expr.orelse)) \
+                or (orelse and self._is_unknown_comparison(expr.body))
         if type(expr) is cst.Call:
             func = expr.func
             name = qualify(func, self.aliases) or ""
@@ -649,6 +663,14 @@ class FunctionFacts:
                     and self.kind(func.value) is Kind.TENSOR:
                 return True
         return False
+
+    def _is_unknown_comparison(self, expr: cst.BaseExpression) -> bool:
+        """An ordering/equality comparison (no `is`/`in`) whose kind is not known to be a Python value."""
+        if type(expr) is not cst.Comparison:
+            return False
+        if any(type(c.operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn) for c in expr.comparisons):
+            return False
+        return self.kind(expr) in (Kind.TENSOR, Kind.UNKNOWN)
 
     def has_dynamic_shape(self, expr: cst.BaseExpression) -> bool:
         """True when the tensor `expr` has a shape that depends on tensor DATA (nonzero, x[mask], unique,

@@ -52,6 +52,15 @@ class M(torch.nn.Module):
         counts = torch.bincount(x.argmax(-1), minlength=3)  # <-
         return counts * 2
 '''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, boxes, scores):
+        iou = boxes @ boxes.T
+        survivors = iou.amax(0) <= 0.5 if boxes.size(0) else scores > 0
+        kept = boxes[survivors]  # <-
+        return kept * 2
+''', inputs="[(torch.randn(6, 4), torch.randn(6)), (torch.randn(9, 4), torch.randn(9))]"),
     )
     good = (
         Example('''import torch

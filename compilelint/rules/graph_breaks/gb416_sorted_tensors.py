@@ -1,4 +1,4 @@
-"""GB416 sorted-tensors-graph-break: Flags the builtin `sorted(...)` applied to a tensor or a list/tuple of tensors"""
+"""GB416 sorted-tensors-graph-break: Flags the builtin `sorted(...)` applied to a tensor or a list/tuple of tensors, or with a `key=lambda` that reads tensor data"""
 from __future__ import annotations
 
 import libcst as cst
@@ -13,9 +13,9 @@ class SortedTensorsGraphBreak(CallBreakRule):
     detector = 'sorted'
     gb_id = 'GB0207'
     severity = "warning"
-    message = ('`sorted()` over tensors breaks the graph (GB0207; GB0059 for `sorted(tensor)`): comparing tensors needs their values; sort on device with `torch.sort`/`torch.argsort` and index')
+    message = ('`sorted()` over tensors, or with a key that reads tensor data, breaks the graph (GB0207; GB0059 for `sorted(tensor)`): comparing tensors needs their values; sort on device with `torch.sort`/`torch.argsort` and index')
     doc = RuleDoc(
-        what='Flags the builtin `sorted(...)` applied to a tensor or a list/tuple of tensors in compiled code.',
+        what='Flags the builtin `sorted(...)` applied to a tensor or a list/tuple of tensors in compiled code, or sorting anything (e.g. `range(n)`) with a `key=lambda` that returns a tensor or a value read from one (`key=lambda i: s[i]`).',
         why='Sorting Python objects by tensor keys needs each comparison as a Python bool, which Dynamo cannot trace (GB0207), so it breaks the graph.',
         example='parts = sorted(x.unbind(0), key=lambda t: t.sum())',
         use_instead='parts = x[torch.argsort(x.sum(1))]',
@@ -28,6 +28,14 @@ class M(torch.nn.Module):
         parts = sorted(x.unbind(0), key=lambda t: t.sum())  # <-
         return parts[0] * 2
 '''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        s = x.sum(-1)
+        order = sorted(range(x.shape[0]), key=lambda i: s[i])  # <-
+        return x[torch.tensor(order)]
+''', inputs="[(torch.randn(5, 6),), (torch.randn(5, 6),)]"),
     )
     good = (
         Example('''import torch
@@ -44,4 +52,11 @@ class M(torch.nn.Module):
         order = sorted([3, 1, 2])
         return x * order[0]
 '''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        order = sorted(range(x.shape[0]), key=lambda i: -i)  # Python ints, pure-Python key
+        return x[torch.tensor(order)]
+''', inputs="[(torch.randn(5, 6),), (torch.randn(5, 6),)]"),
     )

@@ -20,7 +20,8 @@ class PythonStateInForward(Rule):
     doc = RuleDoc(
         what=("Flags assignments in traced code to `self.<attr>` holding a Python number/bool/None or a "
               "tensor (rebinding, not an in-place update), and `global` names rebound inside traced code, when "
-              "the traced code also reads that state."),
+              "the traced code also reads that state. `self.buf += 1` on a registered buffer or parameter is "
+              "an in-place update (`aten::add_` in the trace) and is not flagged."),
         why=("The tracer records tensor operations, not Python attribute or global updates: counters, "
              "running flags and cached tensors are read once at trace time and baked in. The traced model "
              "behaves as if the state were frozen at the tracing call, with no warning."),
@@ -74,6 +75,16 @@ class M(torch.nn.Module):
         self.step.add_(1)
         return x * self.scale
 ''', inputs="[(torch.ones(3),), (torch.ones(3),), (torch.ones(3),)]"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("calls", torch.zeros(()))
+    def forward(self, x):
+        self.calls += 1  # a buffer: `+=` on a tensor is an in-place add_, recorded by the trace
+        return x * self.calls
+''', inputs="[(torch.ones(3),), (torch.ones(3),), (torch.ones(3),)]"),
     )
 
     def __init__(self) -> None:
@@ -117,7 +128,11 @@ class M(torch.nn.Module):
         if literal in ("int", "float", "bool", "None") or kind is Kind.PY:
             self._writes.append((node, "self." + attr, f"`self.{attr}`"))
         elif kind is Kind.TENSOR:
-            self._writes.append((node, "self." + attr, f"tensor attribute `self.{attr}` (rebound, not updated in place)"))
+            if aug and attr in getattr(ctx.class_facts, "registered", ()):
+                return  # `self.buf += 1` on a registered buffer is an in-place add_ on module state: traced
+            what = ("plain (unregistered) tensor attribute `self.{attr}` (the trace bakes it in as a constant)" if aug
+                    else "tensor attribute `self.{attr}` (rebound, not updated in place)")
+            self._writes.append((node, "self." + attr, what.format(attr=attr)))
 
     def visit_Assign(self, node: cst.Assign, ctx) -> None:  # noqa: ANN001
         for t in node.targets:
