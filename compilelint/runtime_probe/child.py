@@ -251,6 +251,10 @@ def _isolate(model, sets: list, coverage: Coverage, spec: dict, enabled: list[st
                 model, (script.get("file"), script.get("line")), lines, is_user_file)
             result["torchscript"] = isolate.isolate_script_headers(files, lines, {(script.get("file"), script.get("line"))},
                                                                   hints)
+            if coverage.set_locals:
+                result["torchscript_statements"] = isolate.isolate_script_statements(
+                    {f: v for f, v in hints.items() if os.path.realpath(f) in coverage.wanted}, coverage.set_locals,
+                    (script.get("file"), script.get("line")), is_user_file)
     except Exception as err:  # noqa: BLE001 - isolation is extra evidence; its failure must not lose the rest
         result["error"] = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"[:500]
     _STATE["isolated"] = result  # not a compile path of its own: kept out of "checks"

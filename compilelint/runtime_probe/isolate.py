@@ -518,3 +518,85 @@ def isolate_script_bodies(model: Any, first: tuple[str | None, int | None], cove
             for m, c in swapped:
                 m.__class__ = c
     return out
+
+
+def _script_type(value: Any) -> str | None:
+    """The TorchScript annotation for a local's eager value; None when it has no plain spelling here."""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return "torch.Tensor"
+    for py, name in ((bool, "bool"), (int, "int"), (float, "float"), (str, "str")):
+        if type(value) is py:
+            return name
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, torch.Tensor) for v in value):
+        return "List[torch.Tensor]" if isinstance(value, list) else None
+    return None
+
+
+def isolate_script_statements(hints: dict[str, list[int]], captured: list[dict], first_error: tuple[str | None, int | None],
+                              is_user_file: Callable[[str], bool]) -> dict:
+    """Script each hinted statement alone, as the body of a function whose parameters are its locals typed from
+    the eager run (globals: the module's), at its own line: TorchScript stops at its first error in a method,
+    so a later finding in the same method gets its own torch error this way. Only an error at the statement's
+    line counts; a statement that scripts alone proves nothing (its locals' TorchScript types can differ from
+    their eager values: `.item()` is `number`), so it never clears a finding."""
+    import torch
+
+    from compilelint.runtime_probe.observe import _TS_LOCATION
+
+    errors: list[dict] = []
+    skipped: list[dict] = []
+    first_file, first_line = first_error
+    captured = [{(os.path.realpath(f), n): v for (f, n), v in c.items()} for c in captured]
+    for path, wanted in hints.items():
+        path = os.path.realpath(path)
+        parsed = _tree(path) if is_user_file(path) else None
+        if parsed is None:
+            continue
+        tree, lines = parsed
+        for line in sorted(set(wanted)):
+            if first_file and os.path.realpath(first_file) == os.path.realpath(path) and line == first_line:
+                continue  # the whole-module check already has this line's error
+            fn = _innermost(tree, line)
+            stmt = next((s for s in _statements(fn) if s.lineno == line), None) if fn is not None else None
+            text = snippet(lines, stmt) if stmt is not None else None
+            seen = [c.get((path, line)) for c in captured]
+            seen = [s for s in seen if s is not None]
+            if text is None or not seen:
+                continue
+            params, untyped = [], []
+            for name in _loaded_names(stmt):
+                if name in seen[0]:
+                    typ = _script_type(seen[0][name])
+                    (params.append(f"{name}: {typ}") if typ else untyped.append(name))
+            if untyped:
+                skipped.append({"file": path, "line": line, "why": f"locals without a plain TorchScript type: "
+                                                                   f"{', '.join(untyped)}"})
+                continue
+            src_lines = [""] * (line - 2) + [f"def {_NAME}({', '.join(params)}):"] + \
+                textwrap.indent(text, "    ").splitlines()
+            source = "\n".join(src_lines) + "\n"
+            fake = path + SUFFIX
+            linecache.cache[fake] = (len(source), None, source.splitlines(True), fake)
+            from typing import List
+
+            g = {"__name__": "_compilelint_isolated", "torch": torch, "List": List}
+            g.update(_module_globals(path))
+            try:
+                namespace: dict = {}
+                exec(compile(source, fake, "exec"), g, namespace)  # noqa: S102 - the user's statement, at its line
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    torch.jit.script(namespace[_NAME])
+            except SyntaxError as err:
+                skipped.append({"file": path, "line": line, "why": f"statement cannot stand alone: {err.msg}"})
+            except Exception as err:  # noqa: BLE001 - the error is the evidence
+                where = _TS_LOCATION.findall(str(err))
+                at = int(where[-1][1]) if where else None
+                first = next((ln for ln in str(err).splitlines() if ln.strip()), "")
+                if at == line:
+                    errors.append({"file": path, "line": line, "error": f"{type(err).__name__}: {first}"[:500]})
+                else:
+                    skipped.append({"file": path, "line": line, "why": f"error elsewhere ({at}): {first[:160]}"})
+    return {"errors": errors, "skipped": skipped}
