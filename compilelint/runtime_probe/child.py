@@ -251,6 +251,8 @@ def _isolate(model, sets: list, coverage: Coverage, spec: dict, enabled: list[st
                 model, (script.get("file"), script.get("line")), lines, is_user_file)
             result["torchscript"] = isolate.isolate_script_headers(files, lines, {(script.get("file"), script.get("line"))},
                                                                   hints)
+            result["torchscript_fixed"] = isolate.isolate_script_fixed(
+                model, (script.get("file"), script.get("line")), spec.get("isolate_fixes") or {}, is_user_file)
             if coverage.set_locals:
                 result["torchscript_statements"] = isolate.isolate_script_statements(
                     {f: v for f, v in hints.items() if os.path.realpath(f) in coverage.wanted}, coverage.set_locals,

@@ -600,3 +600,111 @@ def isolate_script_statements(hints: dict[str, list[int]], captured: list[dict],
                 else:
                     skipped.append({"file": path, "line": line, "why": f"error elsewhere ({at}): {first[:160]}"})
     return {"errors": errors, "skipped": skipped}
+
+
+def _apply_fixes(lines: list[str], fixes: list[list]) -> list[str]:
+    """`lines` (a file's, no newlines) with one-line fixes [line, col, line, end_col, text] applied; fixes on one
+    line go right to left so earlier columns stay valid; overlapping ones after the first are skipped."""
+    out = list(lines)
+    by_line: dict[int, list[list]] = {}
+    for fx in fixes:
+        by_line.setdefault(fx[0], []).append(fx)
+    for line, items in by_line.items():
+        text = out[line - 1]
+        left = len(text) + 1
+        for _, col, _, end, new in sorted(items, key=lambda f: -f[1]):
+            if end > left:
+                continue
+            text = text[:col] + new + text[end:]
+            left = col
+        out[line - 1] = text
+    return out
+
+
+def isolate_script_fixed(model: Any, first: tuple[str | None, int | None], fixes: dict[str, list[list]],
+                         is_user_file: Callable[[str], bool], max_rounds: int = 12, budget_s: float = 30.0) -> dict:
+    """After torch.jit.script(model) failed at a line of a method that has compilelint fixes, script the model
+    again with that method recompiled from its source with the fixes of every line that failed so far applied
+    (on a subclass, as isolate_script_bodies does), and so on to the next error in the same method: each
+    error is torch's, at its own line, in code that differs from the user's only by compilelint's fixes of the
+    earlier lines. Stops at an error with no fix, outside the method, at a line seen before, or when it scripts."""
+    import inspect
+
+    import torch
+
+    from compilelint.runtime_probe.observe import _TS_LOCATION
+
+    out: dict = {"errors": [], "fixed_lines": [], "clean_after": False}
+    if not isinstance(model, torch.nn.Module) or not first[0] or not first[1]:
+        return out
+    path = os.path.realpath(first[0])
+    file_fixes = fixes.get(path) or []
+    parsed = _tree(path)
+    if not file_fixes or parsed is None:
+        return out
+    tree, lines = parsed
+    instances = list(model.modules())
+    classes = []
+    for m in instances:
+        try:
+            src = inspect.getsourcefile(type(m)) or ""
+        except (TypeError, OSError):
+            src = ""
+        if src and os.path.realpath(src) == path and type(m) not in classes:
+            classes.append(type(m))
+    owner = _method_at(classes, path, first[1])
+    if owner is None:
+        return out
+    cls, name = owner
+    fn_node = next((f for f in _functions(tree) if f.name == name and f.lineno <= first[1] <= (f.end_lineno or 0)),
+                   None)
+    if fn_node is None or "super(" in _segment(lines, fn_node):
+        return out  # zero-argument super() needs the class cell: the method cannot be redefined outside it
+    start = min([d.lineno for d in fn_node.decorator_list] + [fn_node.lineno])
+    end = fn_node.end_lineno or fn_node.lineno
+    g = dict(_module_globals(path))
+    g.setdefault("__name__", "_compilelint_isolated")
+    failed = [first[1]]
+    began = time.perf_counter()
+    while len(out["errors"]) < max_rounds and time.perf_counter() - began < budget_s:
+        chosen = [fx for fx in file_fixes if fx[0] in failed]
+        if not any(fx[0] == failed[-1] for fx in chosen):
+            break  # the last error has no fix of ours: nothing to apply to get past it
+        patched = _apply_fixes(lines, chosen)
+        body = textwrap.dedent("\n".join(patched[start - 1:end]))
+        source = "\n" * (start - 1) + body + "\n"
+        fake = path + SUFFIX
+        linecache.cache[fake] = (len(source), None, source.splitlines(True), fake)
+        namespace: dict = {}
+        try:
+            exec(compile(source, fake, "exec"), g, namespace)  # noqa: S102 - the user's method with our fixes
+        except SyntaxError:
+            break
+        sub = type(cls.__name__, (cls,), {"__module__": cls.__module__, name: namespace[name]})
+        swapped = [(m, type(m)) for m in instances if type(m) is cls]
+        try:
+            for m, _ in swapped:
+                m.__class__ = sub
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                torch.jit.script(model)
+            out["clean_after"] = True
+            break
+        except Exception as err:  # noqa: BLE001 - torch's verdict
+            found = _TS_LOCATION.findall(str(err))
+            if not found:
+                break
+            file, line = found[-1][0], int(found[-1][1])
+            if file.endswith(SUFFIX):
+                file = file[: -len(SUFFIX)]
+            if os.path.realpath(file) != path or not start <= line <= end or line in failed:
+                break
+            first_text = next((ln for ln in str(err).splitlines() if ln.strip()), "")
+            out["errors"].append({"file": path, "line": line, "fixed": sorted(set(failed)),
+                                  "error": f"{type(err).__name__}: {first_text}"[:500]})
+            failed.append(line)
+        finally:
+            for m, c in swapped:
+                m.__class__ = c
+    out["fixed_lines"] = sorted(set(failed[:-1] if not out["clean_after"] else failed))
+    return out

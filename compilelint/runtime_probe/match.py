@@ -20,7 +20,9 @@ TracerWarnings elsewhere cannot be pinned on one line: the child then re-checks 
   dynamo/recompile  a graph break / recompile at the line when its statement is compiled alone with the
                     locals it had in eager (a statement that compiles cleanly alone: not-reproduced);
   torchscript       the error at the line when the model is scripted again with the methods that failed
-                    before stubbed (@torch.jit.unused), when the function's header is scripted alone, or when
+                    before stubbed (@torch.jit.unused), when the method is scripted again with compilelint's
+                    own fixes applied at the lines that failed before it, when the function's header is
+                    scripted alone, or when
                     the statement is scripted alone with its locals typed from the eager run (this one only
                     confirms: a local's TorchScript type can differ from its eager value's);
   trace             a loop whose body the traced graph recorded (unrolled) and whose trip count on some input
@@ -241,6 +243,12 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
             if _at(f, e["file"], e["line"]):
                 evidence.append(f"{tag} torchscript (isolated: the header of `{e['function']}` scripted alone, "
                                 f"after the module's script stopped at an earlier error): {e['error']}")
+                break
+        for e in (iso.get("torchscript_fixed") or {}).get("errors", []):
+            if _at(f, e["file"], e["line"]) and not any(x.startswith(f"{tag} torchscript") for x in evidence):
+                evidence.append(f"{tag} torchscript (isolated: the method scripted again with compilelint's fixes "
+                                f"applied at line(s) {', '.join(map(str, e['fixed']))}, where it failed before): "
+                                f"{e['error']}")
                 break
         for e in (iso.get("torchscript_statements") or {}).get("errors", []):
             if _at(f, e["file"], e["line"]) and not any(x.startswith(f"{tag} torchscript") for x in evidence):

@@ -65,25 +65,39 @@ def isolation_hints(paths: list[str], config: Config | None) -> dict[str, list[i
     re-checks one at a time when a whole-module check stopped before them (isolate.py). A file missing
     (a target given as a module name, a failed lint) leaves the child to isolate every statement it can.
     Call from the main thread (the engine's per-file timeout uses SIGALRM)."""
+    return isolation_plan(paths, config)[0]
+
+
+def isolation_plan(paths: list[str], config: Config | None) -> tuple[dict[str, list[int]], dict[str, list[list]]]:
+    """(isolation_hints, fixes): also, per file, the one-line fixes of its TorchScript findings as
+    [start_line, start_col, end_line, end_col, text], with which a child scripts a method again after its
+    first error to reach the next one (isolate.isolate_script_fixed)."""
     paths = sorted({os.path.realpath(p) for p in paths if p and user_file(p)})
     if not paths or config is None:
-        return {}
+        return {}, {}
     from compilelint.engine import lint
 
     try:
         found = lint(paths, config, jobs=1, files=paths).findings
     except Exception:  # noqa: BLE001 - a hint, never a reason to fail the probe
-        return {}
+        return {}, {}
     lines: dict[str, set[int]] = {p: set() for p in paths}
+    fixes: dict[str, list[list]] = {}
     for f in found:
-        if any(k in f.targets for k in _ISOLATED_KINDS) and os.path.realpath(f.path) in lines:
-            lines[os.path.realpath(f.path)].update(range(f.line, max(f.end_line, f.line) + 1))
-    return {p: sorted(v) for p, v in lines.items()}
+        real = os.path.realpath(f.path)
+        if any(k in f.targets for k in _ISOLATED_KINDS) and real in lines:
+            lines[real].update(range(f.line, max(f.end_line, f.line) + 1))
+        fix = f.fix
+        if fix is not None and "torchscript" in f.targets and real in lines and fix.start_line == fix.end_line \
+                and "\n" not in fix.text:
+            fixes.setdefault(real, []).append([fix.start_line, fix.start_col, fix.end_line, fix.end_col, fix.text])
+    return {p: sorted(v) for p, v in lines.items()}, fixes
 
 
 def probe_one(text: str, *, checks: list[str], device: str = "cpu", timeout: float = DEFAULT_TIMEOUT,
               memory_mb: int = DEFAULT_MEMORY_MB, base: str = ".", backend: str = "eager",
-              dynamic: bool | None = None, isolate_lines: dict[str, list[int]] | None = None) -> TargetRun:
+              dynamic: bool | None = None, isolate_lines: dict[str, list[int]] | None = None,
+              isolate_fixes: dict[str, list[list]] | None = None) -> TargetRun:
     try:
         target = parse_target(text, base)
     except TargetError as err:
@@ -91,6 +105,8 @@ def probe_one(text: str, *, checks: list[str], device: str = "cpu", timeout: flo
     spec = {"file": target.file, "module": target.module, "factory": target.factory, "device": device,
             "checks": checks, "backend": backend, "dynamic": dynamic,
             "isolate_lines": {p: v for p, v in (isolate_lines or {}).items()
+                              if target.file and p == os.path.realpath(target.file)},
+            "isolate_fixes": {p: v for p, v in (isolate_fixes or {}).items()
                               if target.file and p == os.path.realpath(target.file)}}
     cuda = device.startswith("cuda")
     # CUDA reserves far more address space than it uses: bound its resident size from the parent instead.
@@ -161,11 +177,11 @@ def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: f
             target_files.append(parse_target(text, base).file)
         except TargetError:
             pass
-    hints = isolation_hints(target_files, config)
+    hints, fixes = isolation_plan(target_files, config)
 
     def one(text: str) -> TargetRun:
         return probe_one(text, checks=checks, device=device, timeout=timeout, memory_mb=memory_mb, base=base,
-                         dynamic=dynamic, isolate_lines=hints)
+                         dynamic=dynamic, isolate_lines=hints, isolate_fixes=fixes)
 
     runs: list[TargetRun] = []
     if jobs <= 1 or len(targets) <= 1:
