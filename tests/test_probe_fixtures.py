@@ -42,7 +42,7 @@ ISOLATED = [
     ("yolo_post", 64, "GB401", "dynamo (isolated"),
     ("yolo_post", 52, "RC507", "recompile (isolated"),
     ("yolo_post", 52, "TR303", "the traced graph unrolled this loop"),
-    ("yolo_post", 62, "EX703", "torch.export.draft_export"),
+    ("yolo_post", 62, "EX703", "exported again with real-tensor propagation"),
     ("keypoint_post", 47, "GB403", "dynamo (isolated"),
     ("keypoint_post", 38, "RC507", "recompile (isolated"),
     ("keypoint_post", 40, "TR303", "the traced graph unrolled this loop"),

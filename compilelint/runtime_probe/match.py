@@ -11,7 +11,7 @@ A static finding is `confirmed` by a target when an event of one of its compile 
   trace        a TracerWarning at the line, or the trace diverged from eager with no TracerWarning anywhere
                (a frozen loop or global warns nowhere: the finding on an executed line is the only lead);
   export       torch.export's error location is the line, or (past export's first error) a data-dependent
-               failure torch.export.draft_export reports at the line.
+               guard at the line when export runs again with real-tensor propagation (draft_export's switch).
 Otherwise `not-reproduced` when a line of the finding ran in the eager run, and `not-exercised` when none
 did (a `def` line counts as run only when the function was called). TorchScript and export stop at their
 first error, Dynamo runs a whole frame eagerly after a break in a loop, and a trace that diverged with
@@ -201,9 +201,9 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
         else:
             for more in export.get("more", []):
                 if _at(f, more["file"], more["line"]):
-                    evidence.append(f"{tag} export (torch.export.draft_export, which carries on past the first "
-                                    f"error at line {export.get('line')}): {more['error']} at {_rel(more['file'])}:"
-                                    f"{more['line']}")
+                    evidence.append(f"{tag} export (isolated: exported again with real-tensor propagation, as "
+                                    f"torch.export.draft_export does, which goes on past the first error at line "
+                                    f"{export.get('line')}): {more['error']} at {_rel(more['file'])}:{more['line']}")
                     break
 
     iso = (run.payload or {}).get("isolated") or {}
