@@ -541,6 +541,8 @@ def isolate_script_statements(hints: dict[str, list[int]], captured: list[dict],
     so a later finding in the same method gets its own torch error this way. Only an error at the statement's
     line counts; a statement that scripts alone proves nothing (its locals' TorchScript types can differ from
     their eager values: `.item()` is `number`), so it never clears a finding."""
+    from typing import List
+
     import torch
 
     from compilelint.runtime_probe.observe import _TS_LOCATION
@@ -567,9 +569,13 @@ def isolate_script_statements(hints: dict[str, list[int]], captured: list[dict],
                 continue
             params, untyped = [], []
             for name in _loaded_names(stmt):
-                if name in seen[0]:
-                    typ = _script_type(seen[0][name])
-                    (params.append(f"{name}: {typ}") if typ else untyped.append(name))
+                if name not in seen[0]:
+                    continue  # a global or builtin: the module's namespace provides it
+                typ = _script_type(seen[0][name])
+                if typ:
+                    params.append(f"{name}: {typ}")
+                else:
+                    untyped.append(name)
             if untyped:
                 skipped.append({"file": path, "line": line, "why": f"locals without a plain TorchScript type: "
                                                                    f"{', '.join(untyped)}"})
@@ -579,8 +585,6 @@ def isolate_script_statements(hints: dict[str, list[int]], captured: list[dict],
             source = "\n".join(src_lines) + "\n"
             fake = path + SUFFIX
             linecache.cache[fake] = (len(source), None, source.splitlines(True), fake)
-            from typing import List
-
             g = {"__name__": "_compilelint_isolated", "torch": torch, "List": List}
             g.update(_module_globals(path))
             try:
