@@ -18,3 +18,23 @@ class ExportRule(Rule):
         """Report at `node`; `owner` is the node being visited when `node` is part of it (an `if`'s test)."""
         if not dead_under_export(ctx, owner or node):
             ctx.report(node, message)
+
+
+class ConditionExportRule(ExportRule):
+    """An EX rule about the test of an `if` / `while` / conditional expression / `assert`: subclasses say in
+    `check_condition` whether that test makes export guard on tensor data."""
+
+    def check_condition(self, owner: cst.CSTNode, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
+        raise NotImplementedError
+
+    def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
+        self.check_condition(node, node.test, ctx, "`if`")
+
+    def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
+        self.check_condition(node, node.test, ctx, "`while`")
+
+    def visit_IfExp(self, node: cst.IfExp, ctx) -> None:  # noqa: ANN001
+        self.check_condition(node, node.test, ctx, "A conditional expression")
+
+    def visit_Assert(self, node: cst.Assert, ctx) -> None:  # noqa: ANN001
+        self.check_condition(node, node.test, ctx, "`assert`")

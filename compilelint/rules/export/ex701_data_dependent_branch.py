@@ -6,11 +6,11 @@ import libcst as cst
 
 from compilelint.analysis.dynamo import condition_reads_tensor
 from compilelint.rules.base import Example, RuleDoc
-from compilelint.rules.export._common import ExportRule
+from compilelint.rules.export._common import ConditionExportRule
 from compilelint.rules.trace._util import in_condition
 
 
-class ExportDataDependentBranch(ExportRule):
+class ExportDataDependentBranch(ConditionExportRule):
     code = "EX701"
     name = "export-data-dependent-branch"
     message = ("{kw} on a tensor value: torch.export cannot decide it from shapes alone and fails with "
@@ -164,25 +164,13 @@ class M(torch.nn.Module):
 '''),
     )
 
-    def _test(self, owner: cst.CSTNode, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
+    def check_condition(self, owner: cst.CSTNode, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
         facts = ctx.facts
         if (facts.is_value_dependent_certain(test) or condition_reads_tensor(test, ctx)) and not facts.is_checked(test):
             self.report(ctx, test, self.message.format(kw=kw), owner)
 
-    def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
-        self._test(node, node.test, ctx, "`if`")
-
-    def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
-        self._test(node, node.test, ctx, "`while`")
-
-    def visit_IfExp(self, node: cst.IfExp, ctx) -> None:  # noqa: ANN001
-        self._test(node, node.test, ctx, "A conditional expression")
-
     def visit_CompIf(self, node: cst.CompIf, ctx) -> None:  # noqa: ANN001
-        self._test(node, node.test, ctx, "A comprehension filter")
-
-    def visit_Assert(self, node: cst.Assert, ctx) -> None:  # noqa: ANN001
-        self._test(node, node.test, ctx, "`assert`")
+        self.check_condition(node, node.test, ctx, "A comprehension filter")
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func

@@ -5,10 +5,10 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.rules.base import Example, RuleDoc
-from compilelint.rules.export._common import ExportRule
+from compilelint.rules.export._common import ConditionExportRule
 
 
-class ExportDataDependentSizeBranch(ExportRule):
+class ExportDataDependentSizeBranch(ConditionExportRule):
     code = "EX702"
     name = "export-data-dependent-size-branch"
     message = ("{kw} reads the size of a tensor whose size depends on tensor data (nonzero / boolean mask / "
@@ -76,18 +76,6 @@ class M(torch.nn.Module):
 ''', inputs="[(torch.randn(8, 4), torch.rand(8) + 0.5)]"),
     )
 
-    def _test(self, owner: cst.CSTNode, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
+    def check_condition(self, owner: cst.CSTNode, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
         if ctx.facts.reads_dynamic_size(test) and not ctx.facts.is_checked(test):
             self.report(ctx, test, self.message.format(kw=kw, expr=ctx.code_for(test).strip()[:40]), owner)
-
-    def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
-        self._test(node, node.test, ctx, "`if`")
-
-    def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
-        self._test(node, node.test, ctx, "`while`")
-
-    def visit_IfExp(self, node: cst.IfExp, ctx) -> None:  # noqa: ANN001
-        self._test(node, node.test, ctx, "A conditional expression")
-
-    def visit_Assert(self, node: cst.Assert, ctx) -> None:  # noqa: ANN001
-        self._test(node, node.test, ctx, "`assert`")
