@@ -457,6 +457,16 @@ def sorted_tensors(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
+def minmax_key(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """`min(xs, key=lambda ...)` / `max(...)` whose key reads tensor data (verified on 2.13: GB0193, Dynamo's
+    builtin handler rejects the comparison; a pure-Python key over ints is traced)."""
+    q = _builtin_call(node, ctx, {"min", "max"})
+    key = _arg(node, 99, "key") if q else None
+    if type(key) is cst.Lambda and ctx.facts.sort_compares_tensors(node):
+        return "GB0193"
+    return None
+
+
 def range_tensor(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     if _builtin_call(node, ctx, {"range"}):
         if any(a.keyword is None and ctx.facts.is_tensor(a.value) for a in node.args):
@@ -598,7 +608,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "disabled": disabled_callee, "graph_break": explicit_break, "backward": backward,
     "autograd_grad": autograd_grad, "data_dependent_op": data_dependent_op, "torch_side_effect": torch_side_effect,
     "std_stream": std_stream, "rnn": rnn_module, "network": network_io,
-    "requires_grad": requires_grad,
+    "requires_grad": requires_grad, "minmax_key": minmax_key,
 }
 
 
