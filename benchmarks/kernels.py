@@ -119,6 +119,18 @@ def b_bn_relu(quick):
         del x, out, ref_out
 
 
+def two_pass(mod, fn):
+    """`fn` with the split-row kernels turned off (module `mod`'s SPLIT_MIN_N): wide rows then take the
+    chunked two-pass kernel, which is what they ran before the split kernels existed."""
+    def run():
+        old, mod.SPLIT_MIN_N = mod.SPLIT_MIN_N, 1 << 62
+        try:
+            return fn()
+        finally:
+            mod.SPLIT_MIN_N = old
+    return run
+
+
 def b_norms(quick):
     shapes = [(16384, 8192), (65536, 1024), (4096, 65536)]
     if quick:
@@ -135,7 +147,8 @@ def b_norms(quick):
             ("eager F.layer_norm", lambda: F.layer_norm(x, (N,), w, b, 1e-5)),
             ("torch.compile", lambda: cln(x, w, b)),
             ("triton", lambda: norms.layer_norm(x, w, b, 1e-5, out=out)),
-        ], ref_out, nbytes=nbytes)
+        ] + ([("two-pass, no split (ours)", two_pass(norms, lambda: norms.layer_norm(x, w, b, 1e-5, out=out)))]
+             if N >= norms.SPLIT_MIN_N else []), ref_out, nbytes=nbytes)
         ref_out = norms.reference_rms(x.double(), w.double())
         crms = torch.compile(norms.reference_rms)
         run_variants("rms_norm", f"{M}x{N} bf16", [
@@ -143,7 +156,8 @@ def b_norms(quick):
             ("F.rms_norm", lambda: F.rms_norm(x, (N,), w, 1e-6)),
             ("torch.compile", lambda: crms(x, w)),
             ("triton", lambda: norms.rms_norm(x, w, 1e-6, out=out)),
-        ], ref_out, nbytes=2 * x.numel() * 2 + N * 2)
+        ] + ([("two-pass, no split (ours)", two_pass(norms, lambda: norms.rms_norm(x, w, 1e-6, out=out)))]
+             if N >= norms.SPLIT_MIN_N else []), ref_out, nbytes=2 * x.numel() * 2 + N * 2)
         del x, out, ref_out
 
 
@@ -161,7 +175,8 @@ def b_softmax(quick):
             ("eager", lambda: torch.softmax(x, -1)),
             ("torch.compile", lambda: csm(x)),
             ("triton", lambda: softmax.softmax(x, out=out)),
-        ], ref_out, nbytes=2 * x.numel() * x.element_size())
+        ] + ([("two-pass, no split (ours)", two_pass(softmax, lambda: softmax.softmax(x, out=out)))]
+             if N >= softmax.SPLIT_MIN_N else []), ref_out, nbytes=2 * x.numel() * x.element_size())
         del x, out, ref_out
 
 
@@ -274,8 +289,8 @@ def main():
         torch.cuda.empty_cache()
         print(f"[{name}: {time.perf_counter() - t0:.0f} s]", flush=True)
     print("\nautotuned configs chosen (key -> config):")
-    for mod, names in [(flash_attention, ["_tuned", "_tuned_tma"]), (norms, ["_tuned"]),
-                       (softmax, ["_tuned"]), (bn_relu, ["_tuned"]), (moe_gating, ["_tuned"]),
+    for mod, names in [(flash_attention, ["_tuned", "_tuned_tma"]), (norms, ["_tuned", "_tuned_split"]),
+                       (softmax, ["_tuned", "_tuned_split"]), (bn_relu, ["_tuned"]), (moe_gating, ["_tuned"]),
                        (voxel_scatter, ["_tuned", "_tuned_div"])]:
         for n in names:
             for key, cfg in getattr(getattr(mod, n), "cache", {}).items():

@@ -64,8 +64,8 @@ def rowwise_configs() -> list:
         for w in (4, 8, 16, 32):
             for hints in (False, True):
                 out.append(rowwise_config(tile, w, False, hints))
-    for tile in (4096, 8192, 16384):  # chunks of wide rows
-        for w in (8, 16, 32):
+    for tile in (1024, 2048, 4096, 8192, 16384):  # chunks of wide rows
+        for w in (4, 8, 16, 32):
             for hints in (False, True):
                 out.append(rowwise_config(tile, w, True, hints))
     return out
@@ -75,8 +75,8 @@ def rowwise_keep(c, np2: int) -> bool:
     """Whether config `c` is tried for rows of next_pow2 width `np2` (the autotuner's prune)."""
     tile, w, chunked, hints = c.kwargs["TILE"], c.num_warps, c.kwargs["CHUNKED"], c.kwargs["HINTS"]
     per_thread = tile // (32 * w)
-    if chunked:  # wide rows only; 8 to 32 values per thread per chunk
-        return np2 >= 32768 and tile < np2 and 8 <= per_thread <= 32
+    if chunked:  # rows of 8K and more (Inductor's shape there: two passes, L2 hints); 8-32 values per thread
+        return np2 >= 8192 and tile < np2 and 8 <= per_thread <= 32
     if tile < np2:
         return False
     if np2 <= 4096:  # narrow rows: several per program, as before; no hint variants

@@ -33,10 +33,12 @@ import triton.language as tl
 
 from ._common import (as_rows, launch, next_pow2, rowwise_config, rowwise_configs, rowwise_grid,
                       rowwise_interp_config, rowwise_keep)
+from ._row_group import claim_part, exchange, launch_split, prune_split, split_configs, use_split
 
 __all__ = ["reference_layer_norm", "reference_rms", "layer_norm", "rms_norm", "CONFIGS", "MAX_FUSED_N"]
 
 MAX_FUSED_N = 32768
+SPLIT_MIN_N = 32768  # rows at least this wide (next power of two) are split over programs on a GPU
 
 
 def reference_layer_norm(x, weight=None, bias=None, eps=1e-5):
@@ -203,7 +205,47 @@ def _norm_kernel(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
             _norm_tile(X, Y, W, B, M, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, TILE // NP2, NP2, "")
 
 
+@triton.jit
+def _norm_split_kernel(X, Y, W, B, Sync, Partials, N, stride_xm, stride_ym, eps,
+                       IS_RMS: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr, NP2: tl.constexpr,
+                       EVEN_N: tl.constexpr, SPLIT: tl.constexpr):
+    """One row over SPLIT programs (``_row_group.py``), NP2 // SPLIT columns each, held in registers.
+    Partials: RMSNorm the part's sum of squares; LayerNorm the part's mean and M2 (merged exactly)."""
+    PART: tl.constexpr = NP2 // SPLIT
+    row, part = claim_part(Sync, SPLIT)
+    start = tl.multiple_of(part * PART, PART)  # each part starts aligned: vector loads
+    cols = tl.arange(0, PART)
+    x = _load_row(X + row * stride_xm + start, cols, N - start, EVEN_N, "")
+    if IS_RMS:
+        ss, _unused = exchange(Sync, Partials, row, part, tl.sum(x * x, axis=0), 0.0, SPLIT)
+        mean = 0.0
+        rstd = tl.math.rsqrt(tl.sum(ss, axis=0) / N + eps)
+        y = x * rstd
+    else:
+        cnt = tl.minimum(tl.maximum(N - start, 0), PART).to(tl.float32)
+        c_mean = tl.sum(x, axis=0) / tl.maximum(cnt, 1.0)
+        d = x - c_mean
+        if not EVEN_N:
+            d = tl.where(cols < N - start, d, 0.0)
+        means, m2s = exchange(Sync, Partials, row, part, c_mean, tl.sum(d * d, axis=0), SPLIT)
+        # parallel variance: M2 = sum M2_i + sum n_i (mean_i - mean)^2
+        counts = tl.minimum(tl.maximum(N - tl.arange(0, SPLIT) * PART, 0), PART).to(tl.float32)
+        mean = tl.sum(counts * means, axis=0) / N
+        dm = means - mean
+        rstd = tl.math.rsqrt((tl.sum(m2s, axis=0) + tl.sum(counts * dm * dm, axis=0)) / N + eps)
+        y = (x - mean) * rstd
+    if HAS_W:
+        y = y * _load_row(W + start, cols, N - start, EVEN_N, "evict_last")
+    if HAS_B:
+        y = y + _load_row(B + start, cols, N - start, EVEN_N, "evict_last")
+    if EVEN_N:
+        tl.store(Y + row * stride_ym + start + cols, y.to(Y.dtype.element_ty))
+    else:
+        tl.store(Y + row * stride_ym + start + cols, y.to(Y.dtype.element_ty), mask=cols < N - start)
+
+
 CONFIGS = rowwise_configs()
+SPLIT_CONFIGS = split_configs()
 keep_config = rowwise_keep
 _cfg = rowwise_config
 
@@ -218,6 +260,10 @@ _tuned = triton.autotune(CONFIGS, key=["NP2", "EVEN_N", "IS_RMS", "HAS_W", "HAS_
                          prune_configs_by={"early_config_prune": _prune})(_norm_kernel)
 
 
+_tuned_split = triton.autotune(SPLIT_CONFIGS, key=["NP2", "EVEN_N", "IS_RMS", "HAS_W", "HAS_B"],
+                               prune_configs_by={"early_config_prune": prune_split})(_norm_split_kernel)
+
+
 def _norm(x, weight, bias, eps, is_rms, out, config):
     x2, y2, out, M, N = as_rows(x, out)
     if M == 0 or N == 0:
@@ -227,6 +273,9 @@ def _norm(x, weight, bias, eps, is_rms, out, config):
     np2 = next_pow2(N)
     args = dict(X=x2, Y=y2, W=w, B=b, M=M, N=N, stride_xm=x2.stride(0), stride_ym=y2.stride(0), eps=eps,
                 IS_RMS=is_rms, HAS_W=weight is not None, HAS_B=bias is not None, NP2=np2, EVEN_N=N == np2)
+    if use_split(config, np2, SPLIT_MIN_N, _norm_kernel):
+        launch_split(_tuned_split, _norm_split_kernel, args, config)
+        return out
     launch(_tuned, _norm_kernel, rowwise_grid(M, np2), args, config, rowwise_interp_config(np2, MAX_FUSED_N))
     return out
 
