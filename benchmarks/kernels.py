@@ -119,16 +119,24 @@ def b_bn_relu(quick):
         del x, out, ref_out
 
 
-def two_pass(mod, fn):
-    """`fn` with the split-row kernels turned off (module `mod`'s SPLIT_MIN_N): wide rows then take the
-    chunked two-pass kernel, which is what they ran before the split kernels existed."""
+def split_from(mod, width, fn):
+    """`fn` with module `mod`'s persistent split-row kernels used from rows `width` wide (SPLIT_MIN_N):
+    a huge width turns them off (wide rows then take the chunked two-pass kernel), 0 uses them for all."""
     def run():
-        old, mod.SPLIT_MIN_N = mod.SPLIT_MIN_N, 1 << 62
+        old, mod.SPLIT_MIN_N = mod.SPLIT_MIN_N, width
         try:
             return fn()
         finally:
             mod.SPLIT_MIN_N = old
     return run
+
+
+def other_path(mod, N, fn):
+    """The launcher's other choice for rows N wide, as an extra variant: the two-pass kernel where it
+    would split, the persistent split kernels where it would not."""
+    if N >= mod.SPLIT_MIN_N:
+        return [("two-pass, no split (ours)", split_from(mod, 1 << 62, fn))]
+    return [("persistent split (ours)", split_from(mod, 0, fn))]
 
 
 def b_norms(quick):
@@ -147,8 +155,7 @@ def b_norms(quick):
             ("eager F.layer_norm", lambda: F.layer_norm(x, (N,), w, b, 1e-5)),
             ("torch.compile", lambda: cln(x, w, b)),
             ("triton", lambda: norms.layer_norm(x, w, b, 1e-5, out=out)),
-        ] + ([("two-pass, no split (ours)", two_pass(norms, lambda: norms.layer_norm(x, w, b, 1e-5, out=out)))]
-             if N >= norms.SPLIT_MIN_N else []), ref_out, nbytes=nbytes)
+        ] + other_path(norms, N, lambda: norms.layer_norm(x, w, b, 1e-5, out=out)), ref_out, nbytes=nbytes)
         ref_out = norms.reference_rms(x.double(), w.double())
         crms = torch.compile(norms.reference_rms)
         run_variants("rms_norm", f"{M}x{N} bf16", [
@@ -156,8 +163,8 @@ def b_norms(quick):
             ("F.rms_norm", lambda: F.rms_norm(x, (N,), w, 1e-6)),
             ("torch.compile", lambda: crms(x, w)),
             ("triton", lambda: norms.rms_norm(x, w, 1e-6, out=out)),
-        ] + ([("two-pass, no split (ours)", two_pass(norms, lambda: norms.rms_norm(x, w, 1e-6, out=out)))]
-             if N >= norms.SPLIT_MIN_N else []), ref_out, nbytes=2 * x.numel() * 2 + N * 2)
+        ] + other_path(norms, N, lambda: norms.rms_norm(x, w, 1e-6, out=out)), ref_out,
+            nbytes=2 * x.numel() * 2 + N * 2)
         del x, out, ref_out
 
 
@@ -175,8 +182,8 @@ def b_softmax(quick):
             ("eager", lambda: torch.softmax(x, -1)),
             ("torch.compile", lambda: csm(x)),
             ("triton", lambda: softmax.softmax(x, out=out)),
-        ] + ([("two-pass, no split (ours)", two_pass(softmax, lambda: softmax.softmax(x, out=out)))]
-             if N >= softmax.SPLIT_MIN_N else []), ref_out, nbytes=2 * x.numel() * x.element_size())
+        ] + other_path(softmax, N, lambda: softmax.softmax(x, out=out)), ref_out,
+            nbytes=2 * x.numel() * x.element_size())
         del x, out, ref_out
 
 

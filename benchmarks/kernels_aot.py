@@ -32,11 +32,11 @@ NORM_SIG = {"X": "*DT", "Y": "*DT", "W": "*DT", "B": "*DT", "M": "i32", "N": "i3
             "HINTS": "constexpr"}
 SM_SIG = {"X": "*DT", "Y": "*DT", "M": "i32", "N": "i32", "stride_xm": "i32", "stride_ym": "i32",
           "NP2": "constexpr", "EVEN_N": "constexpr", "TILE": "constexpr", "CHUNKED": "constexpr", "HINTS": "constexpr"}
-# the split-row kernels (compilelint/kernels/_row_group.py): no M or tile flags; sync buffers instead
-SPLIT_NORM_SIG = {**{k: v for k, v in NORM_SIG.items() if k not in ("M", "TILE", "CHUNKED", "HINTS")},
-                  "Sync": "*i32", "Partials": "*fp32", "SPLIT": "constexpr"}
-SPLIT_SM_SIG = {**{k: v for k, v in SM_SIG.items() if k not in ("M", "TILE", "CHUNKED", "HINTS")},
-                "Sync": "*i32", "Partials": "*fp32", "SPLIT": "constexpr"}
+# the split-row kernels (compilelint/kernels/_row_group.py): no tile flags; exchange buffers instead
+SPLIT_NORM_SIG = {**{k: v for k, v in NORM_SIG.items() if k not in ("TILE", "CHUNKED", "HINTS")},
+                  "Arrived": "*i32", "Partials": "*fp32", "SPLIT": "constexpr"}
+SPLIT_SM_SIG = {**{k: v for k, v in SM_SIG.items() if k not in ("TILE", "CHUNKED", "HINTS")},
+                "Arrived": "*i32", "Partials": "*fp32", "SPLIT": "constexpr"}
 KINDS = {  # name: (kernel, signature, configs, keep)
     "rms": (norms._norm_kernel, NORM_SIG, norms.CONFIGS, rowwise_keep),
     "ln": (norms._norm_kernel, NORM_SIG, norms.CONFIGS, rowwise_keep),

@@ -221,8 +221,8 @@ def _check_split_rows(M, N, split, warps, dtype=torch.float32):
 
 @pytest.mark.parametrize("N", [64, 50])
 def test_split_rows_one_part(N):
-    """The split kernels' exchange through memory, with one part per row (the interpreter runs programs
-    one at a time, so a program there cannot wait for a partner; the GPU test below splits for real)."""
+    """The split kernels' persistent row loop with one part per row (the interpreter runs programs one
+    at a time, so a program there cannot wait for a partner; the GPU test below splits for real)."""
     _check_split_rows(7, N, 1, 4)
 
 
@@ -467,11 +467,11 @@ def test_gpu_rowwise_large(N, dtype):
 
 @gpu
 @pytest.mark.gpu
-@pytest.mark.parametrize("N,split,warps", [(65536, 4, 16), (65536, 16, 4), (40000, 4, 16), (40000, 8, 8),
-                                           (32768, 2, 16)])
+@pytest.mark.parametrize("N,split,warps", [(65536, 4, 16), (65536, 8, 8), (40000, 4, 16), (40000, 8, 8),
+                                           (32768, 2, 16), (8192, 1, 16), (1000, 1, 8)])
 def test_gpu_split_rows(N, split, warps):
-    """Rows split over 2-16 programs that wait for each other (uneven widths leave parts partly or wholly
-    past the row's end); enough rows that programs queue for the SMs."""
+    """Rows split over 1-8 persistent programs that wait for each other (uneven widths leave parts partly
+    or wholly past the row's end); more rows than program groups, so each group loops."""
     _check_split_rows(2048, N, split, warps, torch.bfloat16)
     _check_split_rows(300, N, split, warps)
 

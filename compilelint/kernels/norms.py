@@ -33,7 +33,7 @@ import triton.language as tl
 
 from ._common import (as_rows, launch, next_pow2, rowwise_config, rowwise_configs, rowwise_grid,
                       rowwise_interp_config, rowwise_keep)
-from ._row_group import claim_part, exchange, launch_split, prune_split, split_configs, use_split
+from ._row_group import exchange, launch_split, load_part, prune_split, split_configs, use_split
 
 __all__ = ["reference_layer_norm", "reference_rms", "layer_norm", "rms_norm", "CONFIGS", "MAX_FUSED_N"]
 
@@ -206,42 +206,61 @@ def _norm_kernel(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
 
 
 @triton.jit
-def _norm_split_kernel(X, Y, W, B, Sync, Partials, N, stride_xm, stride_ym, eps,
+def _norm_split_kernel(X, Y, W, B, Arrived, Partials, M, N, stride_xm, stride_ym, eps,
                        IS_RMS: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr, NP2: tl.constexpr,
                        EVEN_N: tl.constexpr, SPLIT: tl.constexpr):
-    """One row over SPLIT programs (``_row_group.py``), NP2 // SPLIT columns each, held in registers.
-    Partials: RMSNorm the part's sum of squares; LayerNorm the part's mean and M2 (merged exactly)."""
+    """Persistent: each row over SPLIT programs (``_row_group.py``), NP2 // SPLIT columns each, in
+    registers. Partials: RMSNorm the part's sum of squares; LayerNorm the part's mean and M2."""
     PART: tl.constexpr = NP2 // SPLIT
-    row, part = claim_part(Sync, SPLIT)
+    pid = tl.program_id(0)
+    groups = tl.num_programs(0) // SPLIT
+    part = pid % SPLIT
     start = tl.multiple_of(part * PART, PART)  # each part starts aligned: vector loads
     cols = tl.arange(0, PART)
-    x = _load_row(X + row * stride_xm + start, cols, N - start, EVEN_N, "")
-    if IS_RMS:
-        ss, _unused = exchange(Sync, Partials, row, part, tl.sum(x * x, axis=0), 0.0, SPLIT)
-        mean = 0.0
-        rstd = tl.math.rsqrt(tl.sum(ss, axis=0) / N + eps)
-        y = x * rstd
-    else:
-        cnt = tl.minimum(tl.maximum(N - start, 0), PART).to(tl.float32)
-        c_mean = tl.sum(x, axis=0) / tl.maximum(cnt, 1.0)
-        d = x - c_mean
-        if not EVEN_N:
-            d = tl.where(cols < N - start, d, 0.0)
-        means, m2s = exchange(Sync, Partials, row, part, c_mean, tl.sum(d * d, axis=0), SPLIT)
-        # parallel variance: M2 = sum M2_i + sum n_i (mean_i - mean)^2
-        counts = tl.minimum(tl.maximum(N - tl.arange(0, SPLIT) * PART, 0), PART).to(tl.float32)
-        mean = tl.sum(counts * means, axis=0) / N
-        dm = means - mean
-        rstd = tl.math.rsqrt((tl.sum(m2s, axis=0) + tl.sum(counts * dm * dm, axis=0)) / N + eps)
-        y = (x - mean) * rstd
+    n_left = N - start
     if HAS_W:
-        y = y * _load_row(W + start, cols, N - start, EVEN_N, "evict_last")
+        w = _load_row(W + start, cols, n_left, EVEN_N, "")
     if HAS_B:
-        y = y + _load_row(B + start, cols, N - start, EVEN_N, "evict_last")
-    if EVEN_N:
-        tl.store(Y + row * stride_ym + start + cols, y.to(Y.dtype.element_ty))
-    else:
-        tl.store(Y + row * stride_ym + start + cols, y.to(Y.dtype.element_ty), mask=cols < N - start)
+        b = _load_row(B + start, cols, n_left, EVEN_N, "")
+    cnt = tl.minimum(tl.maximum(n_left, 0), PART).to(tl.float32)
+    counts = tl.minimum(tl.maximum(N - tl.arange(0, SPLIT) * PART, 0), PART).to(tl.float32)
+    row = pid // SPLIT
+    x = load_part(X + row.to(tl.int64) * stride_xm + start, row, M, cols, n_left, 0.0)
+    while row < M:
+        nxt = row + groups  # its part is loaded before this row's wait
+        x_next = load_part(X + nxt.to(tl.int64) * stride_xm + start, nxt, M, cols, n_left, 0.0)
+        if SPLIT == 1:
+            if IS_RMS:
+                rstd = tl.math.rsqrt(tl.sum(x * x, axis=0) / N + eps)
+                y = x * rstd
+            else:
+                mean = tl.sum(x, axis=0) / N
+                d = tl.where(cols < n_left, x - mean, 0.0)
+                rstd = tl.math.rsqrt(tl.sum(d * d, axis=0) / N + eps)
+                y = d * rstd
+        elif IS_RMS:
+            ss, _unused = exchange(Arrived, Partials, row.to(tl.int64), part, tl.sum(x * x, axis=0), 0.0, SPLIT)
+            y = x * tl.math.rsqrt(tl.sum(ss, axis=0) / N + eps)
+        else:
+            c_mean = tl.sum(x, axis=0) / tl.maximum(cnt, 1.0)
+            d = tl.where(cols < n_left, x - c_mean, 0.0)
+            means, m2s = exchange(Arrived, Partials, row.to(tl.int64), part, c_mean, tl.sum(d * d, axis=0), SPLIT)
+            # parallel variance: M2 = sum M2_i + sum n_i (mean_i - mean)^2
+            mean = tl.sum(counts * means, axis=0) / N
+            dm = means - mean
+            rstd = tl.math.rsqrt((tl.sum(m2s, axis=0) + tl.sum(counts * dm * dm, axis=0)) / N + eps)
+            y = (x - mean) * rstd
+        if HAS_W:
+            y = y * w
+        if HAS_B:
+            y = y + b
+        y_ptr = Y + row.to(tl.int64) * stride_ym + start + cols
+        if EVEN_N:
+            tl.store(y_ptr, y.to(Y.dtype.element_ty))
+        else:
+            tl.store(y_ptr, y.to(Y.dtype.element_ty), mask=cols < n_left)
+        x = x_next
+        row = nxt
 
 
 CONFIGS = rowwise_configs()

@@ -22,7 +22,7 @@ import triton
 import triton.language as tl
 
 from ._common import as_rows, launch, next_pow2, rowwise_configs, rowwise_grid, rowwise_interp_config, rowwise_keep
-from ._row_group import claim_part, exchange, launch_split, prune_split, split_configs, use_split
+from ._row_group import exchange, launch_split, load_part, prune_split, split_configs, use_split
 
 __all__ = ["reference", "softmax", "CONFIGS", "MAX_FUSED_N"]
 
@@ -139,27 +139,41 @@ def _softmax_kernel(X, Y, M, N, stride_xm, stride_ym, NP2: tl.constexpr, EVEN_N:
 
 
 @triton.jit
-def _softmax_split_kernel(X, Y, Sync, Partials, N, stride_xm, stride_ym, NP2: tl.constexpr, EVEN_N: tl.constexpr,
-                          SPLIT: tl.constexpr):
-    """One row over SPLIT programs (``_row_group.py``), NP2 // SPLIT columns each, held in registers.
-    Partials: the part's max m_i and s_i = sum exp(x - m_i); the row's sum is sum s_i exp(m_i - m)."""
+def _softmax_split_kernel(X, Y, Arrived, Partials, M, N, stride_xm, stride_ym, NP2: tl.constexpr,
+                          EVEN_N: tl.constexpr, SPLIT: tl.constexpr):
+    """Persistent: each row over SPLIT programs (``_row_group.py``), NP2 // SPLIT columns each, in
+    registers. Partials: the part's max m_i and s_i = sum exp(x - m_i); the row's sum is
+    sum s_i exp(m_i - m)."""
     PART: tl.constexpr = NP2 // SPLIT
-    row, part = claim_part(Sync, SPLIT)
+    pid = tl.program_id(0)
+    groups = tl.num_programs(0) // SPLIT
+    part = pid % SPLIT
     start = tl.multiple_of(part * PART, PART)  # each part starts aligned: vector loads
     cols = tl.arange(0, PART)
-    x = _load_row(X + row * stride_xm + start, cols, N - start, EVEN_N, "")
-    m_part = tl.max(x, axis=0)
-    m_part_safe = tl.where(m_part == -float("inf"), 0.0, m_part)
-    e = tl.math.exp2((x - m_part_safe) * 1.4426950408889634)
-    maxes, sums = exchange(Sync, Partials, row, part, m_part, tl.sum(e, axis=0), SPLIT)
-    m = tl.max(maxes, axis=0)
-    m_safe = tl.where(m == -float("inf"), 0.0, m)
-    maxes_safe = tl.where(maxes == -float("inf"), 0.0, maxes)  # such parts have a sum of 0
-    s = tl.sum(sums * tl.math.exp2((maxes_safe - m_safe) * 1.4426950408889634), axis=0)
-    inv = 1.0 / tl.where(s == 0.0, 1.0, s)
-    # rescale this part's exponentials to the row's max instead of computing them again
-    y = e * (tl.math.exp2((m_part_safe - m_safe) * 1.4426950408889634) * inv)
-    _store_row(Y + row * stride_ym + start, cols, N - start, y, EVEN_N)
+    n_left = N - start
+    row = pid // SPLIT
+    x = load_part(X + row.to(tl.int64) * stride_xm + start, row, M, cols, n_left, -float("inf"))
+    while row < M:
+        nxt = row + groups  # its part is loaded before this row's wait
+        x_next = load_part(X + nxt.to(tl.int64) * stride_xm + start, nxt, M, cols, n_left, -float("inf"))
+        m_part = tl.max(x, axis=0)
+        m_part_safe = tl.where(m_part == -float("inf"), 0.0, m_part)
+        e = tl.math.exp2((x - m_part_safe) * 1.4426950408889634)
+        if SPLIT == 1:
+            s = tl.sum(e, axis=0)
+            y = e * (1.0 / tl.where(s == 0.0, 1.0, s))
+        else:
+            maxes, sums = exchange(Arrived, Partials, row.to(tl.int64), part, m_part, tl.sum(e, axis=0), SPLIT)
+            m = tl.max(maxes, axis=0)
+            m_safe = tl.where(m == -float("inf"), 0.0, m)
+            maxes_safe = tl.where(maxes == -float("inf"), 0.0, maxes)  # such parts have a sum of 0
+            s = tl.sum(sums * tl.math.exp2((maxes_safe - m_safe) * 1.4426950408889634), axis=0)
+            inv = 1.0 / tl.where(s == 0.0, 1.0, s)
+            # rescale this part's exponentials to the row's max instead of computing them again
+            y = e * (tl.math.exp2((m_part_safe - m_safe) * 1.4426950408889634) * inv)
+        _store_row(Y + row.to(tl.int64) * stride_ym + start, cols, n_left, y, EVEN_N)
+        x = x_next
+        row = nxt
 
 
 CONFIGS = rowwise_configs()
