@@ -2,7 +2,7 @@
 reference, and the best library op where one exists (SDPA flash / cuDNN / efficient for attention,
 F.layer_norm / F.rms_norm for the norms).
 
-    python benchmarks/kernels.py [--only NAME ...] [--json OUT.json] [--quick]
+    python benchmarks/kernels.py [--only NAME ...] [--json OUT.json] [--quick] [--rounds K]
 
 Measures the ceilings first, in the same run: device-to-device copy bandwidth (bytes read + written)
 and a dense bf16 matmul rate (8192^3, random data). Memory-bound rows report TB/s over the fewest bytes
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import sys
 import time
 
@@ -30,6 +31,7 @@ from compilelint.kernels import bn_relu, flash_attention, moe_gating, norms, sof
 
 ROWS: list[dict] = []
 CEIL = {}
+ROUNDS = 1  # --rounds
 
 
 def bench(fn, rep=200):
@@ -61,20 +63,30 @@ def add(kernel, shape, variant, ms, nbytes=None, flop=None, err=None, note=""):
 
 
 def run_variants(kernel, shape, variants, ref_out, nbytes=None, flop=None, compare=None):
-    """variants: list of (name, fn). ref_out: eager output for the correctness check of each variant."""
+    """variants: list of (name, fn). ref_out: eager output for the correctness check of each variant.
+    Each variant is timed ROUNDS times, the variants taking turns (A B C A B C ...), and reports the
+    median of its rounds: variants within a percent of each other are then not ranked by drift."""
     compare = compare or (lambda out: rel(out, ref_out))
+    ready = []
     for name, fn in variants:
         try:
             t0 = time.perf_counter()
             out = fn()
             torch.cuda.synchronize()
             first = time.perf_counter() - t0
-            err = compare(out) if ref_out is not None else None
-            ms = bench(fn)
-            add(kernel, shape, name, ms, nbytes, flop, err, note=f"(first call {first:.1f}s)" if first > 2 else "")
+            ready.append((name, fn, first, compare(out) if ref_out is not None else None))
         except Exception as e:  # a backend that is unavailable for this shape is a result, not a crash
             print(f"  {kernel:16s} {shape:28s} {name:22s} FAILED: {type(e).__name__}: {str(e)[:160]}", flush=True)
             ROWS.append(dict(kernel=kernel, shape=shape, variant=name, error=f"{type(e).__name__}: {e}"[:400]))
+    times = {name: [] for name, *_ in ready}
+    for _ in range(ROUNDS):
+        for name, fn, *_ in ready:
+            times[name].append(bench(fn))
+    for name, fn, first, err in ready:
+        note = f"(first call {first:.1f}s)" if first > 2 else ""
+        if ROUNDS > 1:
+            note += f" rounds {min(times[name]):.4f}-{max(times[name]):.4f} ms"
+        add(kernel, shape, name, statistics.median(times[name]), nbytes, flop, err, note=note.strip())
 
 
 def ceilings():
@@ -119,26 +131,6 @@ def b_bn_relu(quick):
         del x, out, ref_out
 
 
-def split_from(mod, width, fn):
-    """`fn` with module `mod`'s persistent split-row kernels used from rows `width` wide (SPLIT_MIN_N):
-    a huge width turns them off (wide rows then take the chunked two-pass kernel), 0 uses them for all."""
-    def run():
-        old, mod.SPLIT_MIN_N = mod.SPLIT_MIN_N, width
-        try:
-            return fn()
-        finally:
-            mod.SPLIT_MIN_N = old
-    return run
-
-
-def other_path(mod, N, fn):
-    """The launcher's other choice for rows N wide, as an extra variant: the two-pass kernel where it
-    would split, the persistent split kernels where it would not."""
-    if N >= mod.SPLIT_MIN_N:
-        return [("two-pass, no split (ours)", split_from(mod, 1 << 62, fn))]
-    return [("persistent split (ours)", split_from(mod, 0, fn))]
-
-
 def b_norms(quick):
     shapes = [(16384, 8192), (65536, 1024), (4096, 65536)]
     if quick:
@@ -155,7 +147,7 @@ def b_norms(quick):
             ("eager F.layer_norm", lambda: F.layer_norm(x, (N,), w, b, 1e-5)),
             ("torch.compile", lambda: cln(x, w, b)),
             ("triton", lambda: norms.layer_norm(x, w, b, 1e-5, out=out)),
-        ] + other_path(norms, N, lambda: norms.layer_norm(x, w, b, 1e-5, out=out)), ref_out, nbytes=nbytes)
+        ], ref_out, nbytes=nbytes)
         ref_out = norms.reference_rms(x.double(), w.double())
         crms = torch.compile(norms.reference_rms)
         run_variants("rms_norm", f"{M}x{N} bf16", [
@@ -163,8 +155,7 @@ def b_norms(quick):
             ("F.rms_norm", lambda: F.rms_norm(x, (N,), w, 1e-6)),
             ("torch.compile", lambda: crms(x, w)),
             ("triton", lambda: norms.rms_norm(x, w, 1e-6, out=out)),
-        ] + other_path(norms, N, lambda: norms.rms_norm(x, w, 1e-6, out=out)), ref_out,
-            nbytes=2 * x.numel() * 2 + N * 2)
+        ], ref_out, nbytes=2 * x.numel() * 2 + N * 2)
         del x, out, ref_out
 
 
@@ -182,8 +173,7 @@ def b_softmax(quick):
             ("eager", lambda: torch.softmax(x, -1)),
             ("torch.compile", lambda: csm(x)),
             ("triton", lambda: softmax.softmax(x, out=out)),
-        ] + other_path(softmax, N, lambda: softmax.softmax(x, out=out)), ref_out,
-            nbytes=2 * x.numel() * x.element_size())
+        ], ref_out, nbytes=2 * x.numel() * x.element_size())
         del x, out, ref_out
 
 
@@ -284,7 +274,10 @@ def main():
     ap.add_argument("--only", nargs="*", choices=list(BENCHES))
     ap.add_argument("--json")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--rounds", type=int, default=1, help="time each variant this many times, in turns")
     a = ap.parse_args()
+    global ROUNDS
+    ROUNDS = max(1, a.rounds)
     torch.manual_seed(0)
     props = torch.cuda.get_device_properties(0)
     print(f"device {props.name}, {props.multi_processor_count} SMs; torch {torch.__version__}, "
@@ -296,8 +289,8 @@ def main():
         torch.cuda.empty_cache()
         print(f"[{name}: {time.perf_counter() - t0:.0f} s]", flush=True)
     print("\nautotuned configs chosen (key -> config):")
-    for mod, names in [(flash_attention, ["_tuned", "_tuned_tma"]), (norms, ["_tuned", "_tuned_split"]),
-                       (softmax, ["_tuned", "_tuned_split"]), (bn_relu, ["_tuned"]), (moe_gating, ["_tuned"]),
+    for mod, names in [(flash_attention, ["_tuned", "_tuned_tma"]), (norms, ["_tuned"]),
+                       (softmax, ["_tuned"]), (bn_relu, ["_tuned"]), (moe_gating, ["_tuned"]),
                        (voxel_scatter, ["_tuned", "_tuned_div"])]:
         for n in names:
             for key, cfg in getattr(getattr(mod, n), "cache", {}).items():

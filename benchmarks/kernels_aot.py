@@ -5,7 +5,7 @@ fail to compile and shows which ones spill, before device time is spent on them.
     PYTHONPATH=. python3 benchmarks/kernels_aot.py [--arch 90] [--widths 8192 65536 ...] [--dtypes bf16 fp32]
 
 Every config the autotuner would try (after its prune) at each width, for RMSNorm, LayerNorm and
-softmax, and their split-row kernels. Pointers and row strides are marked 16-divisible, as the runtime specialises them for
+softmax. Pointers and row strides are marked 16-divisible, as the runtime specialises them for
 aligned rows. Nothing runs: this checks compilation, not results (tests/test_kernels.py does that).
 """
 
@@ -24,7 +24,6 @@ from triton.compiler import ASTSource
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from compilelint.kernels import norms, softmax  # noqa: E402
 from compilelint.kernels._common import next_pow2, rowwise_keep  # noqa: E402
-from compilelint.kernels._row_group import split_keep  # noqa: E402
 
 NORM_SIG = {"X": "*DT", "Y": "*DT", "W": "*DT", "B": "*DT", "M": "i32", "N": "i32", "stride_xm": "i32",
             "stride_ym": "i32", "eps": "fp32", "IS_RMS": "constexpr", "HAS_W": "constexpr", "HAS_B": "constexpr",
@@ -32,19 +31,6 @@ NORM_SIG = {"X": "*DT", "Y": "*DT", "W": "*DT", "B": "*DT", "M": "i32", "N": "i3
             "HINTS": "constexpr"}
 SM_SIG = {"X": "*DT", "Y": "*DT", "M": "i32", "N": "i32", "stride_xm": "i32", "stride_ym": "i32",
           "NP2": "constexpr", "EVEN_N": "constexpr", "TILE": "constexpr", "CHUNKED": "constexpr", "HINTS": "constexpr"}
-# the split-row kernels (compilelint/kernels/_row_group.py): no tile flags; exchange buffers instead
-SPLIT_NORM_SIG = {**{k: v for k, v in NORM_SIG.items() if k not in ("TILE", "CHUNKED", "HINTS")},
-                  "Arrived": "*i32", "Partials": "*fp32", "SPLIT": "constexpr"}
-SPLIT_SM_SIG = {**{k: v for k, v in SM_SIG.items() if k not in ("TILE", "CHUNKED", "HINTS")},
-                "Arrived": "*i32", "Partials": "*fp32", "SPLIT": "constexpr"}
-KINDS = {  # name: (kernel, signature, configs, keep)
-    "rms": (norms._norm_kernel, NORM_SIG, norms.CONFIGS, rowwise_keep),
-    "ln": (norms._norm_kernel, NORM_SIG, norms.CONFIGS, rowwise_keep),
-    "softmax": (softmax._softmax_kernel, SM_SIG, softmax.CONFIGS, rowwise_keep),
-    "rms-split": (norms._norm_split_kernel, SPLIT_NORM_SIG, norms.SPLIT_CONFIGS, split_keep),
-    "ln-split": (norms._norm_split_kernel, SPLIT_NORM_SIG, norms.SPLIT_CONFIGS, split_keep),
-    "sm-split": (softmax._softmax_split_kernel, SPLIT_SM_SIG, softmax.SPLIT_CONFIGS, split_keep),
-}
 
 
 def ptxas_info(ptx: str, arch: int) -> str:
@@ -74,18 +60,19 @@ def main() -> int:
     for dt in a.dtypes:
         for n in a.widths:
             np2, div = next_pow2(n), n % 16 == 0
-            for kind, (fn, base_sig, configs, keep) in KINDS.items():
-                # in the kernel's parameter order: `attrs` below names parameters by position
-                sig = {k: base_sig[k].replace("DT", dt) for k in fn.arg_names}
+            for kind in ("rms", "ln", "softmax"):
+                fn = softmax._softmax_kernel if kind == "softmax" else norms._norm_kernel
+                base = SM_SIG if kind == "softmax" else NORM_SIG  # `attrs` below names parameters by position:
+                sig = {k: base[k].replace("DT", dt) for k in fn.arg_names}  # keep the kernel's order
                 aligned = [i for i, (k, v) in enumerate(sig.items()) if v.startswith("*")
                            or (div and (k.startswith("stride") or k == "N"))]
                 attrs = {(i,): [["tt.divisibility", 16]] for i in aligned}
-                for c in configs:
-                    if not keep(c, np2):
+                for c in (softmax.CONFIGS if kind == "softmax" else norms.CONFIGS):
+                    if not rowwise_keep(c, np2):
                         continue
                     cx = dict(NP2=np2, EVEN_N=n == np2, **c.kwargs)
-                    if kind.startswith(("rms", "ln")):
-                        cx.update(IS_RMS=kind.startswith("rms"), HAS_W=True, HAS_B=kind.startswith("ln"))
+                    if kind != "softmax":
+                        cx.update(IS_RMS=kind == "rms", HAS_W=True, HAS_B=kind == "ln")
                     try:
                         k = triton.compile(ASTSource(fn, sig, cx, attrs=attrs), target=target,
                                            options=dict(num_warps=c.num_warps, num_stages=c.num_stages))

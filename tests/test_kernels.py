@@ -194,38 +194,6 @@ def test_softmax_every_path(N, tile, chunked, hints):
     assert rel_err(y, softmax.reference(x.double())) < 1e-5
 
 
-# ---------------------------------------------------------------- rows split over programs
-
-
-def _check_split_rows(M, N, split, warps, dtype=torch.float32):
-    """LayerNorm, RMSNorm and softmax with each row cut into `split` parts that swap statistics."""
-    from compilelint.kernels._row_group import split_config
-
-    cfg = split_config(split, warps)
-    x = (torch.randn(M, N) * 3 + 40).to(DEV, dtype)  # mean far from 0: the merged variance must not cancel
-    w, b = torch.randn(N, device=DEV, dtype=dtype), torch.randn(N, device=DEV, dtype=dtype)
-    tol = TOL[dtype]
-    y = norms.layer_norm(x, w, b, 1e-5, out=poisoned((M, N), dtype), config=cfg)
-    assert rel_err(y, norms.reference_layer_norm(x.double(), w.double(), b.double(), 1e-5)) < tol
-    y = norms.layer_norm(x, None, None, 1e-5, out=poisoned((M, N), dtype), config=cfg)
-    assert rel_err(y, norms.reference_layer_norm(x.double(), None, None, 1e-5)) < tol
-    y = norms.rms_norm(x, w, 1e-6, out=poisoned((M, N), dtype), config=cfg)
-    assert rel_err(y, norms.reference_rms(x.double(), w.double(), 1e-6)) < tol
-    s = (torch.randn(M, N, device=DEV) * 4).to(dtype)
-    part = triton.next_power_of_2(N) // split
-    s[:, : min(part, N // 2)] = -float("inf")  # with 2+ parts, a whole part of -inf scores: its max is -inf
-    s[0, -1] = -float("inf")
-    y = softmax.softmax(s, out=poisoned((M, N), dtype), config=cfg)
-    assert rel_err(y, softmax.reference(s.double())) < tol
-
-
-@pytest.mark.parametrize("N", [64, 50])
-def test_split_rows_one_part(N):
-    """The split kernels' persistent row loop with one part per row (the interpreter runs programs one
-    at a time, so a program there cannot wait for a partner; the GPU test below splits for real)."""
-    _check_split_rows(7, N, 1, 4)
-
-
 # ---------------------------------------------------------------- attention
 
 
@@ -463,17 +431,6 @@ def test_gpu_rowwise_large(N, dtype):
     assert rel_err(y, norms.reference_rms(x.double(), w.double())) < TOL[dtype]
     y = softmax.softmax(x, out=poisoned((M, N), dtype))
     assert rel_err(y, softmax.reference(x.double())) < TOL[dtype]
-
-
-@gpu
-@pytest.mark.gpu
-@pytest.mark.parametrize("N,split,warps", [(65536, 4, 16), (65536, 8, 8), (40000, 4, 16), (40000, 8, 8),
-                                           (32768, 2, 16), (8192, 1, 16), (1000, 1, 8)])
-def test_gpu_split_rows(N, split, warps):
-    """Rows split over 1-8 persistent programs that wait for each other (uneven widths leave parts partly
-    or wholly past the row's end); more rows than program groups, so each group loops."""
-    _check_split_rows(2048, N, split, warps, torch.bfloat16)
-    _check_split_rows(300, N, split, warps)
 
 
 def _pick(configs, **want):

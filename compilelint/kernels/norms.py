@@ -33,12 +33,10 @@ import triton.language as tl
 
 from ._common import (as_rows, launch, next_pow2, rowwise_config, rowwise_configs, rowwise_grid,
                       rowwise_interp_config, rowwise_keep)
-from ._row_group import exchange, launch_split, load_part, prune_split, split_configs, use_split
 
 __all__ = ["reference_layer_norm", "reference_rms", "layer_norm", "rms_norm", "CONFIGS", "MAX_FUSED_N"]
 
 MAX_FUSED_N = 32768
-SPLIT_MIN_N = 32768  # rows at least this wide (next power of two) are split over programs on a GPU
 
 
 def reference_layer_norm(x, weight=None, bias=None, eps=1e-5):
@@ -191,7 +189,10 @@ def _norm_kernel(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
     """NP2 = next_pow2(N); EVEN_N = (N == NP2). Not CHUNKED: TILE // NP2 whole rows per program (1: the
     1-D path); CHUNKED: one row per program in chunks of TILE (< NP2). HINTS: L2 eviction hints on x."""
     if CHUNKED:
-        _norm_row_chunked(X, Y, W, B, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, TILE, HINTS)
+        if EVEN_N:  # the width as a compile-time constant: loops of a known trip count
+            _norm_row_chunked(X, Y, W, B, NP2, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, TILE, HINTS)
+        else:
+            _norm_row_chunked(X, Y, W, B, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, TILE, HINTS)
     elif TILE // NP2 == 1:
         if HINTS:
             _norm_row(X, Y, W, B, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, NP2, "evict_first")
@@ -205,66 +206,7 @@ def _norm_kernel(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
             _norm_tile(X, Y, W, B, M, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, TILE // NP2, NP2, "")
 
 
-@triton.jit
-def _norm_split_kernel(X, Y, W, B, Arrived, Partials, M, N, stride_xm, stride_ym, eps,
-                       IS_RMS: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr, NP2: tl.constexpr,
-                       EVEN_N: tl.constexpr, SPLIT: tl.constexpr):
-    """Persistent: each row over SPLIT programs (``_row_group.py``), NP2 // SPLIT columns each, in
-    registers. Partials: RMSNorm the part's sum of squares; LayerNorm the part's mean and M2."""
-    PART: tl.constexpr = NP2 // SPLIT
-    pid = tl.program_id(0)
-    groups = tl.num_programs(0) // SPLIT
-    part = pid % SPLIT
-    start = tl.multiple_of(part * PART, PART)  # each part starts aligned: vector loads
-    cols = tl.arange(0, PART)
-    n_left = N - start
-    if HAS_W:
-        w = _load_row(W + start, cols, n_left, EVEN_N, "")
-    if HAS_B:
-        b = _load_row(B + start, cols, n_left, EVEN_N, "")
-    cnt = tl.minimum(tl.maximum(n_left, 0), PART).to(tl.float32)
-    counts = tl.minimum(tl.maximum(N - tl.arange(0, SPLIT) * PART, 0), PART).to(tl.float32)
-    row = pid // SPLIT
-    x = load_part(X + row.to(tl.int64) * stride_xm + start, row, M, cols, n_left, 0.0)
-    while row < M:
-        nxt = row + groups  # its part is loaded before this row's wait
-        x_next = load_part(X + nxt.to(tl.int64) * stride_xm + start, nxt, M, cols, n_left, 0.0)
-        if SPLIT == 1:
-            if IS_RMS:
-                rstd = tl.math.rsqrt(tl.sum(x * x, axis=0) / N + eps)
-                y = x * rstd
-            else:
-                mean = tl.sum(x, axis=0) / N
-                d = tl.where(cols < n_left, x - mean, 0.0)
-                rstd = tl.math.rsqrt(tl.sum(d * d, axis=0) / N + eps)
-                y = d * rstd
-        elif IS_RMS:
-            ss, _unused = exchange(Arrived, Partials, row.to(tl.int64), part, tl.sum(x * x, axis=0), 0.0, SPLIT)
-            y = x * tl.math.rsqrt(tl.sum(ss, axis=0) / N + eps)
-        else:
-            c_mean = tl.sum(x, axis=0) / tl.maximum(cnt, 1.0)
-            d = tl.where(cols < n_left, x - c_mean, 0.0)
-            means, m2s = exchange(Arrived, Partials, row.to(tl.int64), part, c_mean, tl.sum(d * d, axis=0), SPLIT)
-            # parallel variance: M2 = sum M2_i + sum n_i (mean_i - mean)^2
-            mean = tl.sum(counts * means, axis=0) / N
-            dm = means - mean
-            rstd = tl.math.rsqrt((tl.sum(m2s, axis=0) + tl.sum(counts * dm * dm, axis=0)) / N + eps)
-            y = (x - mean) * rstd
-        if HAS_W:
-            y = y * w
-        if HAS_B:
-            y = y + b
-        y_ptr = Y + row.to(tl.int64) * stride_ym + start + cols
-        if EVEN_N:
-            tl.store(y_ptr, y.to(Y.dtype.element_ty))
-        else:
-            tl.store(y_ptr, y.to(Y.dtype.element_ty), mask=cols < n_left)
-        x = x_next
-        row = nxt
-
-
 CONFIGS = rowwise_configs()
-SPLIT_CONFIGS = split_configs()
 keep_config = rowwise_keep
 _cfg = rowwise_config
 
@@ -279,10 +221,6 @@ _tuned = triton.autotune(CONFIGS, key=["NP2", "EVEN_N", "IS_RMS", "HAS_W", "HAS_
                          prune_configs_by={"early_config_prune": _prune})(_norm_kernel)
 
 
-_tuned_split = triton.autotune(SPLIT_CONFIGS, key=["NP2", "EVEN_N", "IS_RMS", "HAS_W", "HAS_B"],
-                               prune_configs_by={"early_config_prune": prune_split})(_norm_split_kernel)
-
-
 def _norm(x, weight, bias, eps, is_rms, out, config):
     x2, y2, out, M, N = as_rows(x, out)
     if M == 0 or N == 0:
@@ -292,9 +230,6 @@ def _norm(x, weight, bias, eps, is_rms, out, config):
     np2 = next_pow2(N)
     args = dict(X=x2, Y=y2, W=w, B=b, M=M, N=N, stride_xm=x2.stride(0), stride_ym=y2.stride(0), eps=eps,
                 IS_RMS=is_rms, HAS_W=weight is not None, HAS_B=bias is not None, NP2=np2, EVEN_N=N == np2)
-    if use_split(config, np2, SPLIT_MIN_N, _norm_kernel):
-        launch_split(_tuned_split, _norm_split_kernel, args, config)
-        return out
     launch(_tuned, _norm_kernel, rowwise_grid(M, np2), args, config, rowwise_interp_config(np2, MAX_FUSED_N))
     return out
 

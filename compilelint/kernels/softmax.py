@@ -22,12 +22,10 @@ import triton
 import triton.language as tl
 
 from ._common import as_rows, launch, next_pow2, rowwise_configs, rowwise_grid, rowwise_interp_config, rowwise_keep
-from ._row_group import exchange, launch_split, load_part, prune_split, split_configs, use_split
 
 __all__ = ["reference", "softmax", "CONFIGS", "MAX_FUSED_N"]
 
 MAX_FUSED_N = 32768
-SPLIT_MIN_N = 32768  # rows at least this wide (next power of two) are split over programs on a GPU
 
 
 def reference(x):
@@ -125,7 +123,10 @@ def _softmax_kernel(X, Y, M, N, stride_xm, stride_ym, NP2: tl.constexpr, EVEN_N:
     """As _norm_kernel (norms.py): NP2 = next_pow2(N), EVEN_N = (N == NP2); TILE // NP2 whole rows per
     program, or one row in chunks of TILE when CHUNKED."""
     if CHUNKED:
-        _softmax_chunked(X, Y, N, stride_xm, stride_ym, EVEN_N, TILE, HINTS)
+        if EVEN_N:  # the width as a compile-time constant: loops of a known trip count
+            _softmax_chunked(X, Y, NP2, stride_xm, stride_ym, EVEN_N, TILE, HINTS)
+        else:
+            _softmax_chunked(X, Y, N, stride_xm, stride_ym, EVEN_N, TILE, HINTS)
     elif TILE // NP2 == 1:
         if HINTS:
             _softmax_row(X, Y, N, stride_xm, stride_ym, EVEN_N, NP2, "evict_first")
@@ -138,46 +139,7 @@ def _softmax_kernel(X, Y, M, N, stride_xm, stride_ym, NP2: tl.constexpr, EVEN_N:
             _softmax_tile(X, Y, M, N, stride_xm, stride_ym, TILE // NP2, NP2, "")
 
 
-@triton.jit
-def _softmax_split_kernel(X, Y, Arrived, Partials, M, N, stride_xm, stride_ym, NP2: tl.constexpr,
-                          EVEN_N: tl.constexpr, SPLIT: tl.constexpr):
-    """Persistent: each row over SPLIT programs (``_row_group.py``), NP2 // SPLIT columns each, in
-    registers. Partials: the part's max m_i and s_i = sum exp(x - m_i); the row's sum is
-    sum s_i exp(m_i - m)."""
-    PART: tl.constexpr = NP2 // SPLIT
-    pid = tl.program_id(0)
-    groups = tl.num_programs(0) // SPLIT
-    part = pid % SPLIT
-    start = tl.multiple_of(part * PART, PART)  # each part starts aligned: vector loads
-    cols = tl.arange(0, PART)
-    n_left = N - start
-    row = pid // SPLIT
-    x = load_part(X + row.to(tl.int64) * stride_xm + start, row, M, cols, n_left, -float("inf"))
-    while row < M:
-        nxt = row + groups  # its part is loaded before this row's wait
-        x_next = load_part(X + nxt.to(tl.int64) * stride_xm + start, nxt, M, cols, n_left, -float("inf"))
-        m_part = tl.max(x, axis=0)
-        m_part_safe = tl.where(m_part == -float("inf"), 0.0, m_part)
-        e = tl.math.exp2((x - m_part_safe) * 1.4426950408889634)
-        if SPLIT == 1:
-            s = tl.sum(e, axis=0)
-            y = e * (1.0 / tl.where(s == 0.0, 1.0, s))
-        else:
-            maxes, sums = exchange(Arrived, Partials, row.to(tl.int64), part, m_part, tl.sum(e, axis=0), SPLIT)
-            m = tl.max(maxes, axis=0)
-            m_safe = tl.where(m == -float("inf"), 0.0, m)
-            maxes_safe = tl.where(maxes == -float("inf"), 0.0, maxes)  # such parts have a sum of 0
-            s = tl.sum(sums * tl.math.exp2((maxes_safe - m_safe) * 1.4426950408889634), axis=0)
-            inv = 1.0 / tl.where(s == 0.0, 1.0, s)
-            # rescale this part's exponentials to the row's max instead of computing them again
-            y = e * (tl.math.exp2((m_part_safe - m_safe) * 1.4426950408889634) * inv)
-        _store_row(Y + row.to(tl.int64) * stride_ym + start, cols, n_left, y, EVEN_N)
-        x = x_next
-        row = nxt
-
-
 CONFIGS = rowwise_configs()
-SPLIT_CONFIGS = split_configs()
 
 
 def _prune(configs, named_args, **kwargs):
@@ -190,10 +152,6 @@ _tuned = triton.autotune(CONFIGS, key=["NP2", "EVEN_N"], prune_configs_by={"earl
     _softmax_kernel)
 
 
-_tuned_split = triton.autotune(SPLIT_CONFIGS, key=["NP2", "EVEN_N"], prune_configs_by={"early_config_prune": prune_split})(
-    _softmax_split_kernel)
-
-
 def softmax(x: torch.Tensor, out=None, config=None):
     """Softmax over the last dim of x (any leading shape)."""
     x2, y2, out, M, N = as_rows(x, out)
@@ -201,8 +159,5 @@ def softmax(x: torch.Tensor, out=None, config=None):
         return out
     np2 = next_pow2(N)
     args = dict(X=x2, Y=y2, M=M, N=N, stride_xm=x2.stride(0), stride_ym=y2.stride(0), NP2=np2, EVEN_N=N == np2)
-    if use_split(config, np2, SPLIT_MIN_N, _softmax_kernel):
-        launch_split(_tuned_split, _softmax_split_kernel, args, config)
-        return out
     launch(_tuned, _softmax_kernel, rowwise_grid(M, np2), args, config, rowwise_interp_config(np2, MAX_FUSED_N))
     return out
