@@ -189,7 +189,9 @@ def _norm_kernel(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
     """NP2 = next_pow2(N); EVEN_N = (N == NP2). Not CHUNKED: TILE // NP2 whole rows per program (1: the
     1-D path); CHUNKED: one row per program in chunks of TILE (< NP2). HINTS: L2 eviction hints on x."""
     if CHUNKED:
-        if EVEN_N:  # the width as a compile-time constant: loops of a known trip count
+        if EVEN_N and IS_RMS:  # the width as a compile-time constant: loops of a known trip count
+            # (measured on an H200 at 4096x65536: RMSNorm 81% -> 90% of copy bandwidth; LayerNorm, whose
+            # loop merges chunk statistics, 74% -> 67%, so it keeps the run-time width)
             _norm_row_chunked(X, Y, W, B, NP2, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, TILE, HINTS)
         else:
             _norm_row_chunked(X, Y, W, B, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, TILE, HINTS)

@@ -123,10 +123,8 @@ def _softmax_kernel(X, Y, M, N, stride_xm, stride_ym, NP2: tl.constexpr, EVEN_N:
     """As _norm_kernel (norms.py): NP2 = next_pow2(N), EVEN_N = (N == NP2); TILE // NP2 whole rows per
     program, or one row in chunks of TILE when CHUNKED."""
     if CHUNKED:
-        if EVEN_N:  # the width as a compile-time constant: loops of a known trip count
-            _softmax_chunked(X, Y, NP2, stride_xm, stride_ym, EVEN_N, TILE, HINTS)
-        else:
-            _softmax_chunked(X, Y, N, stride_xm, stride_ym, EVEN_N, TILE, HINTS)
+        # a compile-time width (as RMSNorm's chunked rows take it) measured slower here: 70% -> 68% at 2048x65536
+        _softmax_chunked(X, Y, N, stride_xm, stride_ym, EVEN_N, TILE, HINTS)
     elif TILE // NP2 == 1:
         if HINTS:
             _softmax_row(X, Y, N, stride_xm, stride_ym, EVEN_N, NP2, "evict_first")
