@@ -99,6 +99,12 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
     config.extend_select += _split(extend_select)
     config.ignore += _split(ignore)
     config.exclude += list(exclude)
+    from compilelint.rules.registry import unknown_selectors
+
+    unknown = unknown_selectors(config.select + config.extend_select + config.ignore)
+    if unknown:
+        raise click.UsageError(f"unknown rule selector{'s' if len(unknown) > 1 else ''} "
+                               f"{', '.join(map(repr, unknown))}; `compilelint rules` lists the codes")
     if targets:
         config.targets = list(targets)
     if torch_version:

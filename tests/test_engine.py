@@ -170,3 +170,20 @@ def test_export_target_selects_ex_rules(tmp_path):
     assert not [f for f in no_export if f.code.startswith("EX")]
     proc = run_cli(str(tmp_path / "m.py"), "--target", "export", "--select", "EX703")
     assert proc.returncode == 1 and "EX703" in proc.stdout and ":10:" in proc.stdout
+
+
+def test_selector_prefix_names_one_family(tmp_path):
+    """A prefix selects within one family, as in ruff: "E" is the engine's E00x and does not take in the
+    export rules EX7xx; "EX" and "EX70" do. A selector that matches nothing is a usage error, not a silent
+    empty run."""
+    from compilelint.rules.registry import all_rules, select_codes
+
+    codes = list(all_rules())
+    assert not select_codes(codes, ["E"])
+    assert select_codes(codes, ["EX"]) == select_codes(codes, ["EX70"]) == {c for c in codes if c.startswith("EX")}
+    assert select_codes(codes, ["GB4"]) == {c for c in codes if c.startswith("GB")}
+    (tmp_path / "m.py").write_text(EXPORT_MODULE)
+    proc = run_cli(str(tmp_path / "m.py"), "--target", "export", "--ignore", "E")
+    assert proc.returncode == 1 and "EX703" in proc.stdout, proc.stdout
+    proc = run_cli(str(tmp_path / "m.py"), "--select", "EX9,TS101")
+    assert proc.returncode == 2 and "unknown rule selector 'EX9'" in proc.stderr, proc.stderr

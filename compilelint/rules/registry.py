@@ -34,8 +34,17 @@ def all_rules() -> dict[str, type[Rule]]:
     return dict(sorted(found.items()))
 
 
+def _family(code: str) -> str:
+    """The letters a code or selector starts with: "EX" for EX701, "E" for E001 and for "E"."""
+    end = 0
+    while end < len(code) and code[end].isalpha():
+        end += 1
+    return code[:end]
+
+
 def select_codes(codes: list[str], selectors: list[str]) -> set[str]:
-    """Codes matched by selectors, ruff-style: "ALL", a full code, or a prefix ("TS", "GB4")."""
+    """Codes matched by selectors, ruff-style: "ALL", a full code, or a prefix ("TS", "GB4"). A prefix
+    names a whole family, so "E" (the engine's E001-E004) does not take in the export family EX7xx."""
     chosen: set[str] = set()
     for sel in selectors:
         sel = sel.strip().upper()
@@ -44,5 +53,12 @@ def select_codes(codes: list[str], selectors: list[str]) -> set[str]:
         if sel == "ALL":
             chosen.update(codes)
         else:
-            chosen.update(c for c in codes if c.startswith(sel))
+            family = _family(sel)
+            chosen.update(c for c in codes if c.startswith(sel) and _family(c) == family)
     return chosen
+
+
+def unknown_selectors(selectors: list[str]) -> list[str]:
+    """Selectors that match no rule and no engine code (a typo would otherwise select nothing, silently)."""
+    known = list(all_rules()) + sorted(ENGINE_CODES)
+    return [s for s in selectors if s.strip() and not select_codes(known, [s])]
