@@ -20,8 +20,9 @@ class PythonStateInForward(Rule):
     doc = RuleDoc(
         what=("Flags assignments in traced code to `self.<attr>` holding a Python number/bool/None or a "
               "tensor (rebinding, not an in-place update), and `global` names rebound inside traced code, when "
-              "the traced code also reads that state. `self.buf += 1` on a registered buffer or parameter is "
-              "an in-place update (`aten::add_` in the trace) and is not flagged."),
+              "the traced code also reads that state, and `+=` on a tensor attribute that is not a registered "
+              "buffer (the trace keeps that tensor as a constant). `self.buf += 1` on a registered buffer or "
+              "parameter is an in-place update (`aten::add_` in the trace) and is not flagged."),
         why=("The tracer records tensor operations, not Python attribute or global updates: counters, "
              "running flags and cached tensors are read once at trace time and baked in. The traced model "
              "behaves as if the state were frozen at the tracing call, with no warning."),
@@ -51,6 +52,18 @@ class M(torch.nn.Module):
         self.prev = x.detach()  # <-
         return x - prev
 ''', inputs="[(torch.ones(3),), (torch.full((3,), 2.0),), (torch.full((3,), 5.0),)]"),
+        # torch 2.13: the trace bakes the unregistered tensor in as a prim::Constant and add_s into that
+        # constant, which its own check calls had already advanced: eager gives 1, 2, 3; traced 5, 6, 7
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.calls = torch.zeros(())  # a plain attribute, not a registered buffer
+    def forward(self, x):
+        self.calls += 1  # <-
+        return x * self.calls
+''', inputs="[(torch.ones(3),), (torch.ones(3),), (torch.ones(3),)]"),
     )
     good = (
         Example('''
