@@ -23,8 +23,9 @@ class ExportDataDependentBranch(ConditionExportRule):
     doc = RuleDoc(
         what=("Flags `if`/`while`/conditional expressions, comprehension filters and `assert`s whose condition "
               "reads tensor data (`any()`/`all()` of tensor comparisons included), `bool(t)` of a tensor, and "
-              "`sorted()`/`min()`/`max()` that compare tensor values (a list of tensors, or a `key=` returning "
-              "one), in code that torch.export traces. A Python number read out of a tensor (`t.item()`, "
+              "`sorted()`/`min()`/`max()` that compare tensor values (a list of tensors, a `key=` returning "
+              "one, or `min(a, b)` / `max(a, b)` with an argument read from tensor data), in code that "
+              "torch.export traces. A Python number read out of a tensor (`t.item()`, "
               "`t.tolist()[i]`) counts as tensor data."),
         why=("torch.export traces with fake tensors: it knows every shape but no value. Turning a tensor value into "
              "a Python bool needs the value, so the trace stops with `GuardOnDataDependentSymNode: Could not guard "
@@ -100,6 +101,13 @@ class M(torch.nn.Module):
                 keep.append(i)
         return boxes[torch.tensor(keep)]
 ''', inputs="[(torch.tensor([[0., 0., 2., 2.], [0., 0., 2., 2.1], [5., 5., 6., 6.]]),)]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, wav):
+        peak = wav.abs().max().item()
+        return wav / max(peak, 1e-3)  # <-
+''', inputs="[(torch.randn(64),)]"),
     )
     good = (
         Example('''import torch
@@ -162,6 +170,17 @@ class M(torch.nn.Module):
             x = x * 2
         return x + 1
 '''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.floor = 1e-3
+
+    def forward(self, wav):
+        peak = wav.abs().max().clamp(min=self.floor)
+        return wav / peak * max(self.floor, 0.5)
+''', inputs="[(torch.randn(64),)]"),
     )
 
     def check_condition(self, owner: cst.CSTNode, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
@@ -179,3 +198,18 @@ class M(torch.nn.Module):
             self.report(ctx, node, self.message.format(kw="`bool()`"))
         elif ctx.facts.sort_compares_tensors(node):
             self.report(ctx, node, self.message.format(kw=f"`{func.value}()` comparing tensor values"))
+        elif self._pairwise_min_max_on_data(node, ctx):
+            self.report(ctx, node, self.message.format(kw=f"`{func.value}()` of a value read from tensor data"))
+
+    @staticmethod
+    def _pairwise_min_max_on_data(node: cst.Call, ctx) -> bool:  # noqa: ANN001
+        """`max(peak, 1e-3)` with `peak = wav.abs().max().item()`: the builtin compares its arguments with
+        `<`, a Python bool of tensor data (torch 2.13: `Could not guard on data-dependent expression
+        zuf0 < 0.001`). `t.clamp(min=...)` / `torch.maximum` keep it in the graph."""
+        func = node.func
+        if not (type(func) is cst.Name and func.value in ("min", "max") and ctx.qualify(func) in (None, func.value)):
+            return False
+        positional = [a for a in node.args if a.keyword is None]
+        if len(positional) < 2 or any(a.star for a in node.args) or in_condition(ctx):
+            return False  # one iterable: sort_compares_tensors; inside a condition: the condition is reported
+        return any(ctx.facts.is_value_dependent_certain(a.value) for a in positional)
