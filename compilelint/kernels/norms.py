@@ -7,10 +7,12 @@ One kernel, three shapes of work, chosen per row width by the autotuner (configs
 * several whole rows per program (a 2-D tile): narrow rows still issue wide loads;
 * one whole row per program, held in registers (1-D, unmasked when the width is a power of two: the
   shape of Inductor's persistent reduction): one read and one write per element;
-* one row per program in chunks (wide rows): a statistics pass (RMSNorm: sum of squares; LayerNorm:
-  per-chunk mean and M2 merged by Chan's formula, so one pass, not two), then a normalising pass that
-  walks the chunks in reverse, so the chunks read last by the first pass, the likeliest still in L2, are
-  read first. Optional L2 hints (``HINTS``: keep the row in L2 for the second pass, drop it after).
+* one row per program in chunks (rows of 8K and wider; at 8K this is Inductor's shape): a statistics
+  pass (RMSNorm: sum of squares; LayerNorm: per-chunk mean and M2 merged by Chan's formula, so one pass,
+  not two), then a normalising pass that walks the chunks in reverse, so the chunks read last by the
+  first pass, the likeliest still in L2, are read first. Optional L2 hints (``HINTS``: keep the row in
+  L2 for the second pass, drop it after). RMSNorm's loops take a power-of-two width as a compile-time
+  constant (measured faster on an H200; LayerNorm's measured slower, docs/bench/kernels_h200.txt).
 
 Weights and bias are loaded with ``evict_last`` (every row reads them). Rows up to ``MAX_FUSED_N`` may
 only take the register shapes under the CPU interpreter (its fixed configuration); on a GPU every width
