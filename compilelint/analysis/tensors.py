@@ -291,6 +291,28 @@ def _iter_simple_statements(block: cst.BaseSuite):
                 stack.append(child)
 
 
+# Tensor methods / torch functions whose result has an integer dtype (whatever their input's).
+_INT_RESULT = {"argmax", "argmin", "argsort", "count_nonzero", "nonzero", "argwhere", "bincount", "long", "int",
+               "short", "searchsorted", "bucketize", "numel", "multinomial", "randint"}
+
+
+def _integer_tensor(expr: cst.BaseExpression, facts: "FunctionFacts") -> bool:
+    """`t.argmax()`, `(s > 0).sum()`, `x.long()`, `t.to(torch.int64)`, `torch.argmax(t)`: an integer
+    tensor (an `.item()` of it is a Python int). Unknown dtypes are not integers."""
+    if type(expr) is not cst.Call:
+        return False
+    func = expr.func
+    name = func.attr.value if type(func) is cst.Attribute else (qualify(func, facts.aliases) or "").rsplit(".", 1)[-1]
+    if name in _INT_RESULT:
+        return True
+    if name == "to" and expr.args:
+        dtype = qualify(expr.args[0].value, facts.aliases) or ""
+        return dtype.startswith(("torch.int", "torch.long", "torch.uint", "torch.short"))
+    if name in ("sum", "max", "min", "amax", "amin", "abs") and type(func) is cst.Attribute:
+        return facts.is_bool_mask(func.value) or _integer_tensor(func.value, facts)
+    return False
+
+
 class FunctionFacts:
     """Kinds of names inside one function, updated statement by statement by the analyzer."""
 
@@ -317,6 +339,8 @@ class FunctionFacts:
         # Names holding what TorchScript types `number` (Scalar): `t.item()` and arithmetic on it, until
         # `int()`/`float()` converts it (see is_script_number).
         self.numbers: set[str] = set()
+        # Names holding a Python int read from tensor data or a size (see is_integer_valued).
+        self.ints: set[str] = set()
 
     # -- parameters and bindings ------------------------------------------------------------
     def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool) -> None:
@@ -555,7 +579,7 @@ class FunctionFacts:
         dyn_size = self.reads_dynamic_size(value)
         mask = self.is_bool_mask(value)
         for name in names:
-            for bucket in (self.dynamic, self.dynamic_sizes, self.masks, self.assumed, self.numbers):
+            for bucket in (self.dynamic, self.dynamic_sizes, self.masks, self.assumed, self.numbers, self.ints):
                 bucket.discard(name)
             self.size_tags.pop(name, None)
             if self.env.get(name) in (Kind.SIZE, Kind.SHAPE):
@@ -568,6 +592,36 @@ class FunctionFacts:
                 self.masks.add(name)
         if type(target) is cst.Name and self.is_script_number(value):
             self.numbers.add(target.value)
+        if type(target) is cst.Name and self.is_integer_valued(value):
+            self.ints.add(target.value)
+
+    def is_integer_valued(self, expr: cst.BaseExpression) -> bool:
+        """A Python int for sure: an int literal, a size, `int()`/`len()`, `.item()` of an integer tensor
+        (`argmax()`, `.long()`, a count of a mask, ...), and `+ - * // %` of those. torch.export (2.13,
+        non-strict) takes `min()`/`max()` of data-dependent ints symbolically; of floats it guards."""
+        kind_of = type(expr)
+        if kind_of is cst.Integer:
+            return True
+        if kind_of is cst.Name:
+            return expr.value in self.ints or self.env.get(expr.value) is Kind.SIZE
+        if kind_of is cst.UnaryOperation and type(expr.operator) is cst.Minus:
+            return self.is_integer_valued(expr.expression)
+        if kind_of is cst.BinaryOperation:
+            if type(expr.operator) in (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo):
+                return self.is_integer_valued(expr.left) and self.is_integer_valued(expr.right)
+            return False
+        if kind_of is cst.Call:
+            func = expr.func
+            if type(func) is cst.Name:
+                if func.value in ("int", "len"):
+                    return True
+                if func.value in ("min", "max", "abs") and expr.args:
+                    return all(self.is_integer_valued(a.value) for a in expr.args if a.keyword is None)
+                return False
+            if type(func) is cst.Attribute and func.attr.value == "item" and not expr.args:
+                return _integer_tensor(func.value, self)
+            return self.kind(expr) is Kind.SIZE
+        return self.kind(expr) is Kind.SIZE
 
     def is_script_number(self, expr: cst.BaseExpression) -> bool:
         """True when TorchScript types `expr` as `number` (its Scalar type), not int: `t.item()`, a name bound

@@ -173,6 +173,14 @@ class M(torch.nn.Module):
         Example('''import torch
 
 class M(torch.nn.Module):
+    def forward(self, heat):
+        idx = heat.argmax().item()
+        x = idx % heat.size(0)
+        return heat[min(x + 1, heat.size(0) - 1)] - heat[max(x - 1, 0)]
+''', inputs="[(torch.randn(16),)]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
     def __init__(self):
         super().__init__()
         self.floor = 1e-3
@@ -205,11 +213,15 @@ class M(torch.nn.Module):
     def _pairwise_min_max_on_data(node: cst.Call, ctx) -> bool:  # noqa: ANN001
         """`max(peak, 1e-3)` with `peak = wav.abs().max().item()`: the builtin compares its arguments with
         `<`, a Python bool of tensor data (torch 2.13: `Could not guard on data-dependent expression
-        zuf0 < 0.001`). `t.clamp(min=...)` / `torch.maximum` keep it in the graph."""
+        zuf0 < 0.001`). `t.clamp(min=...)` / `torch.maximum` keep it in the graph. An int read from data
+        (`idx = t.argmax().item()`; `min(idx % w + 1, w - 1)`) exports: only values not known to be ints
+        are flagged."""
         func = node.func
         if not (type(func) is cst.Name and func.value in ("min", "max") and ctx.qualify(func) in (None, func.value)):
             return False
         positional = [a for a in node.args if a.keyword is None]
         if len(positional) < 2 or any(a.star for a in node.args) or in_condition(ctx):
             return False  # one iterable: sort_compares_tensors; inside a condition: the condition is reported
-        return any(ctx.facts.is_value_dependent_certain(a.value) for a in positional)
+        # data-dependent ints are fine: export takes min()/max() of them symbolically (torch 2.13 non-strict)
+        return any(ctx.facts.is_value_dependent_certain(a.value) and not ctx.facts.is_integer_valued(a.value)
+                   for a in positional)
