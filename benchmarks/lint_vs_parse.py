@@ -14,6 +14,7 @@ import glob
 import multiprocessing
 import os
 import resource
+import re
 import subprocess
 import sys
 import zipfile
@@ -55,9 +56,15 @@ def bare_parse(files: list[str], jobs: int) -> None:
         sum(pool.imap(_parse, files, chunksize=max(1, len(files) // (jobs * 4))))
 
 
-def run_compilelint(tree: str, jobs: int) -> int:
-    proc = subprocess.run([sys.executable, "-m", "compilelint", tree, "--jobs", str(jobs), "--output-format", "json",
-                           "--no-cache", "-o", os.devnull], capture_output=True, text=True)
+def run_compilelint(tree: str, jobs: int, expected_files: int) -> int:
+    # --isolated: the tree's default home, benchmarks/data/, is excluded by this repo's own pyproject
+    proc = subprocess.run([sys.executable, "-m", "compilelint", tree, "--jobs", str(jobs), "--isolated",
+                           "--no-cache", "--statistics"], capture_output=True, text=True)
+    last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
+    found = re.search(r"(?:in |\()(\d+) files?", last)  # "Found N findings in M files." / "All checks passed (M files)."
+    if not found or int(found.group(1)) != expected_files:
+        raise SystemExit(f"compilelint did not lint the whole tree ({expected_files} files): {proc.stdout[-300:]}"
+                         f"{proc.stderr[-300:]}")
     return proc.returncode
 
 
@@ -77,7 +84,7 @@ def main() -> None:
         bare_parse(files, args.jobs)
         parse_times.append(cpu_seconds() - start)
         start = cpu_seconds()
-        rc = run_compilelint(tree, args.jobs)
+        rc = run_compilelint(tree, args.jobs, len(files))
         lint_times.append(cpu_seconds() - start)
         if rc not in (0, 1):
             raise SystemExit(f"compilelint exited {rc}")

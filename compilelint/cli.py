@@ -11,7 +11,7 @@ import click
 
 from compilelint import __version__
 from compilelint.atomic import write_atomic
-from compilelint.config import ConfigError, load_config
+from compilelint.config import Config, ConfigError, load_config
 from compilelint.findings import TARGETS
 from compilelint.report import FORMATS
 
@@ -57,6 +57,7 @@ def main() -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
 @click.option("-j", "--jobs", type=int, default=0, help="Worker processes (default: all cores).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="pyproject.toml to read.")
+@click.option("--isolated", is_flag=True, help="Read no configuration file: the defaults and these flags only.")
 @click.option("--exclude", multiple=True, help="Extra exclude patterns.")
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to files named on the command line too.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
@@ -85,13 +86,15 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
           exclude: tuple[str, ...], force_exclude: bool, exit_zero: bool, statistics: bool, show_source: bool,
           file_timeout: float, max_file_size: float, sarif_category: str, fix: bool, unsafe_fixes: bool,
           show_diff: bool, baseline: str | None, write_baseline: str | None, add_noqa: bool, no_cache: bool,
-          cache_dir: str | None, shard: str | None, torch_version: str | None) -> None:
+          cache_dir: str | None, shard: str | None, torch_version: str | None, isolated: bool) -> None:
     """Lint PATHS (files or folders; default: the current folder). Never imports or runs them."""
     from compilelint.engine import lint
 
     paths_list = list(paths) or ["."]
+    if isolated and config_path:
+        raise click.UsageError("--isolated and --config contradict each other")
     try:
-        config = load_config(paths_list[0], config_path)
+        config = Config() if isolated else load_config(paths_list[0], config_path)
     except ConfigError as err:
         raise click.UsageError(str(err)) from err
     if select:

@@ -187,3 +187,16 @@ def test_selector_prefix_names_one_family(tmp_path):
     assert proc.returncode == 1 and "EX703" in proc.stdout, proc.stdout
     proc = run_cli(str(tmp_path / "m.py"), "--select", "EX9,TS101")
     assert proc.returncode == 2 and "unknown rule selector 'EX9'" in proc.stderr, proc.stderr
+
+
+def test_isolated_reads_no_config(tmp_path):
+    """`--isolated` (as in ruff) ignores pyproject.toml: a folder its `exclude` hides is linted."""
+    (tmp_path / "pyproject.toml").write_text('[tool.compilelint]\nexclude = ["vendored"]\nignore = ["GB"]\n')
+    (tmp_path / "vendored").mkdir()
+    (tmp_path / "vendored" / "bad.py").write_text(BAD_MODULE)
+    proc = run_cli(str(tmp_path), cwd=tmp_path)
+    assert proc.returncode == 0 and "All checks passed (0 files)" in proc.stdout, proc.stdout
+    proc = run_cli(str(tmp_path), "--isolated", cwd=tmp_path)
+    assert proc.returncode == 1 and "GB401" in proc.stdout and "in 1 file" in proc.stdout, proc.stdout
+    proc = run_cli(str(tmp_path), "--isolated", "--config", str(tmp_path / "pyproject.toml"), cwd=tmp_path)
+    assert proc.returncode == 2 and "contradict" in proc.stderr
