@@ -19,7 +19,7 @@ from compilelint.analysis.globals import ModuleGlobals, module_globals
 from compilelint.analysis.dynamo import ModuleFacts
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
-from compilelint.analysis.positions import positions_of
+from compilelint.analysis.positions import positions_of, statement_lines
 from compilelint.analysis.script_support import dead_when_scripting, in_decorator
 from compilelint.analysis.tensors import ClassFacts, FunctionFacts, Kind, annotation_kind, infer_returns_tensor
 from compilelint.findings import Finding, Fix
@@ -688,7 +688,8 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
     nodes = [c.node for c in positioned]
     fix_spans: dict[int, tuple[int, int, int, int]] = {}
     positions = positions_of(module, nodes, {c.statement for c in positioned},
-                             inclusive=[c.fix[0] for c in positioned if c.fix], inclusive_out=fix_spans)
+                             inclusive=[c.fix[0] for c in positioned if c.fix], inclusive_out=fix_spans,
+                             starts=statement_lines(module, source) if positioned else None)
     text = source.decode(module.encoding, errors="replace")
     lines = text.splitlines()
     suppressions = Suppressions.from_lines(lines)

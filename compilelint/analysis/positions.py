@@ -7,6 +7,7 @@ module's code generation once, counting lines and columns, and records only the 
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import re
 from collections.abc import Iterable, Iterator
@@ -85,16 +86,40 @@ class _SelectivePositionState(CodegenState):
         self.ranges[id(node)] = (start[0], start[1], end[0], end[1])
 
 
+def statement_lines(module: cst.Module, source: bytes) -> list[int] | None:
+    """The line on which each top-level statement's code begins (its leading blank and comment lines
+    included), read from Python's own parser, which is much cheaper than generating the statements' code
+    to count their lines. None when the two parsers' statements cannot be matched one to one."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    firsts: list[int] = []
+    end = 0
+    for node in tree.body:
+        if firsts and node.lineno <= end:  # `a = 1; b = 2`: one LibCST SimpleStatementLine
+            end = max(end, node.end_lineno or node.lineno)
+            continue
+        decorators = getattr(node, "decorator_list", ())
+        firsts.append(min([node.lineno, *(d.lineno for d in decorators)]))
+        end = node.end_lineno or node.lineno
+    if len(firsts) != len(module.body):
+        return None
+    return [first - len(getattr(stmt, "leading_lines", ())) for first, stmt in zip(firsts, module.body)]
+
+
 def positions_of(module: cst.Module, nodes: Iterable[cst.CSTNode], statements: set[int] | None = None,
                  inclusive: Iterable[cst.CSTNode] = (),
-                 inclusive_out: dict[int, tuple[int, int, int, int]] | None = None) -> dict[int, tuple[int, int, int, int]]:
+                 inclusive_out: dict[int, tuple[int, int, int, int]] | None = None,
+                 starts: list[int] | None = None) -> dict[int, tuple[int, int, int, int]]:
     """Map id(node) -> (line, col, end_line, end_col) for each of `nodes` (1-based lines, 0-based cols).
 
     Nodes in `inclusive` (what fixes replace) get their whitespace-inclusive range in `inclusive_out`,
     so that replacing that span by the replacement node's code is exact.
 
     `statements`, if given, are the indexes of the top-level statements that contain the nodes: the
-    others are only generated as plain text to count their lines, which is several times cheaper.
+    others are only generated as plain text to count their lines, which is several times cheaper, or,
+    with `starts` (``statement_lines``), not generated at all.
     """
     wanted = {id(n) for n in nodes}
     if not wanted:
@@ -104,6 +129,11 @@ def positions_of(module: cst.Module, nodes: Iterable[cst.CSTNode], statements: s
         state.inclusive_ranges = inclusive_out
     if statements is None:
         module._codegen(state)
+        return state.ranges
+    if starts is not None:
+        for index in sorted(statements):
+            state.line, state.column = starts[index], 0
+            module.body[index]._codegen(state)
         return state.ranges
     for empty_line in module.header:
         state._advance(module.code_for_node(empty_line))
