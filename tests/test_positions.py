@@ -15,6 +15,19 @@ INTERESTING = (cst.Call, cst.Name, cst.If, cst.While, cst.FunctionDef, cst.Param
                cst.AugAssign, cst.ClassDef, cst.For)
 
 
+def _collect(tree: cst.CSTNode) -> list[cst.CSTNode]:
+    nodes: list[cst.CSTNode] = []
+
+    class Collect(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, INTERESTING):
+                nodes.append(node)
+            return True
+
+    tree.visit(Collect())
+    return nodes
+
+
 def test_positions_match_libcst_on_this_repo():
     files = sorted(glob.glob(os.path.join(ROOT, "compilelint", "**", "*.py"), recursive=True))
     checked = 0
@@ -23,15 +36,7 @@ def test_positions_match_libcst_on_this_repo():
             module = cst.parse_module(fh.read())
         expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
         for index, stmt in enumerate(module.body):
-            nodes: list[cst.CSTNode] = []
-
-            class Collect(cst.CSTVisitor):
-                def on_visit(self, node: cst.CSTNode) -> bool:
-                    if isinstance(node, INTERESTING):
-                        nodes.append(node)
-                    return True
-
-            stmt.visit(Collect())
+            nodes = _collect(stmt)
             got = positions_of(module, nodes, {index})
             for node in nodes:
                 r = expected[node]
@@ -46,19 +51,6 @@ TRICKY = (
     b"c = 1; d = f(c)\nif a:\n    pass\nelse:\n    e = f(\n        d)\n\n\nclass K:\n    @staticmethod\n"
     b"    def g(t):\n        return t\n    # trailing comment\n"
 )
-
-
-def _collect(module):
-    nodes: list[cst.CSTNode] = []
-
-    class Collect(cst.CSTVisitor):
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            if isinstance(node, INTERESTING):
-                nodes.append(node)
-            return True
-
-    module.visit(Collect())
-    return nodes
 
 
 def test_statement_lines_skip_the_other_statements():
