@@ -132,7 +132,7 @@ def test_rms_norm(shape, dtype):
     (64, 64, False, False),  # one whole row per program, 1-D, unmasked (N a power of two)
     (50, 64, False, True),  # 1-D, masked tail, eviction hints
     (50, 256, False, False),  # four rows per program (2-D tile), 7 rows: a partial last tile
-    (64, 16, True, False),  # chunked: Chan-merged LayerNorm statistics, reverse second pass
+    (64, 16, True, False),  # chunked: per-lane LayerNorm statistics, reverse second pass
     (70, 16, True, True),  # chunked with a partial last chunk, hints
 ])
 def test_norm_every_path(N, tile, chunked, hints):
@@ -146,6 +146,18 @@ def test_norm_every_path(N, tile, chunked, hints):
     assert rel_err(y, norms.reference_layer_norm(x.double(), None, None, 1e-5)) < 1e-5
     y = norms.rms_norm(x, w, 1e-6, out=poisoned((7, N), torch.float32), config=cfg)
     assert rel_err(y, norms.reference_rms(x.double(), w.double(), 1e-6)) < 1e-5
+
+
+@pytest.mark.parametrize("N", [64, 70])
+def test_norm_chunked_drifting_rows(N):
+    """Chunked LayerNorm's statistics with rows whose values drift far from each lane's first value (the
+    shift of its per-lane sums), and rows of tiny variance on a large offset (cancellation: F.layer_norm in
+    float32 is off by up to 2e-2 on the last row; the kernel keeps x - x[0] exact)."""
+    cfg = norms._cfg(16, 4, True, False)
+    ramp = torch.arange(N, dtype=torch.float32)
+    x = torch.stack([ramp * 10.0, 1000.0 + ramp * 1e-2, -ramp ** 2, 500.0 + torch.randn(N) * 1e-3]).to(DEV)
+    y = norms.layer_norm(x, None, None, 1e-5, out=poisoned(x.shape, torch.float32), config=cfg)
+    assert rel_err(y, norms.reference_layer_norm(x.double(), None, None, 1e-5)) < 1e-5
 
 
 def test_norm_config_space():
@@ -431,6 +443,27 @@ def test_gpu_rowwise_large(N, dtype):
     assert rel_err(y, norms.reference_rms(x.double(), w.double())) < TOL[dtype]
     y = softmax.softmax(x, out=poisoned((M, N), dtype))
     assert rel_err(y, softmax.reference(x.double())) < TOL[dtype]
+
+
+@gpu
+@pytest.mark.gpu
+def test_gpu_launch_after_tuning():
+    """After its first call for a key, a launcher finds the autotuner's choice itself (_common.tuned_config,
+    which computes Autotuner.run's key: checked here against the entry the autotuner added) and launches
+    the kernel with it; calls that Triton specialises differently (a data pointer 2 bytes off 16-byte
+    alignment, other row counts and strides) still compute the right result."""
+    from compilelint.kernels._common import tuned_config, tuned_key
+
+    base = torch.randn(64, 2064, device=DEV, dtype=torch.float16)
+    before = dict(softmax._tuned.cache)
+    for x in (base[:, :2048], base[:, :2048], torch.randn(48, 2048, device=DEV).half(), base[:, 1:2049]):
+        y = softmax.softmax(x, out=poisoned(x.shape, torch.float16))
+        assert rel_err(y, softmax.reference(x.double())) < TOL[torch.float16]
+    added = [k for k in softmax._tuned.cache if k not in before]
+    args = dict(X=x, Y=y, M=64, N=2048, stride_xm=2064, stride_ym=2048, NP2=2048, EVEN_N=True)
+    assert tuned_config(softmax._tuned, args) is not None
+    if added:  # tuned here (not by an earlier test): the key is the one the autotuner wrote
+        assert added == [tuned_key(softmax._tuned, args)]
 
 
 def _pick(configs, **want):

@@ -19,16 +19,33 @@ def launch(tuned, raw, grid, args: dict, config: triton.Config | None, interp_co
     """Launch through the autotuner, or ``raw`` with one explicit config.
 
     ``config`` forces a configuration (tests use it to check several); under the interpreter the
-    autotuner cannot time anything, so ``interp_config`` is used there.
+    autotuner cannot time anything, so ``interp_config`` is used there. Once the autotuner has chosen a
+    config for this call's key, ``raw`` is launched with it directly: on an H200 host a launch through
+    ``Autotuner.run`` took 60 us of CPU time, the direct one 25-27 us (torch.softmax: 7 us).
     """
     if config is None and interpreting(raw):
         config = interp_config
     if config is None:
-        tuned[grid](**args)
-        return
+        config = tuned_config(tuned, args)
+        if config is None:  # first call for this key: the autotuner times the configs
+            tuned[grid](**args)
+            return
     if config.pre_hook is not None:  # e.g. TMA block shapes that depend on the config
         config.pre_hook({**args, **config.kwargs})
     raw[grid](**args, **config.kwargs, num_warps=config.num_warps, num_stages=config.num_stages)
+
+
+def tuned_config(tuned, args: dict):  # noqa: ANN001, ANN201
+    """The config ``tuned`` (a ``triton.autotune`` wrapper) chose for the key of a call with ``args``
+    (all passed by keyword), or None before it has run for that key. The key is Autotuner.run's: the
+    values of its key arguments, then the dtype of every tensor argument, in the order passed."""
+    return tuned.cache.get(tuned_key(tuned, args))
+
+
+def tuned_key(tuned, args: dict) -> tuple:  # noqa: ANN001
+    key = [args[k] for k in tuned.keys if k in args]
+    key += [str(v.dtype) for v in args.values() if hasattr(v, "dtype")]
+    return tuple(key)
 
 
 def as_rows(x, out):  # noqa: ANN001, ANN201

@@ -8,11 +8,12 @@ One kernel, three shapes of work, chosen per row width by the autotuner (configs
 * one whole row per program, held in registers (1-D, unmasked when the width is a power of two: the
   shape of Inductor's persistent reduction): one read and one write per element;
 * one row per program in chunks (rows of 8K and wider; at 8K this is Inductor's shape): a statistics
-  pass (RMSNorm: sum of squares; LayerNorm: per-chunk mean and M2 merged by Chan's formula, so one pass,
-  not two), then a normalising pass that walks the chunks in reverse, so the chunks read last by the
-  first pass, the likeliest still in L2, are read first. Optional L2 hints (``HINTS``: keep the row in
-  L2 for the second pass, drop it after). RMSNorm's loops take a power-of-two width as a compile-time
-  constant (measured faster on an H200; LayerNorm's measured slower, docs/bench/kernels_h200.txt).
+  pass (RMSNorm: sum of squares; LayerNorm: per-lane sums of x - k and its square, k the lane's first
+  value, merged across lanes once after the loop: one pass, not two, and no reduction inside the loop,
+  so every load of the pass can be in flight at once), then a normalising pass that walks the
+  chunks in reverse, so the chunks read last by the first pass, the likeliest still in L2, are read
+  first. Optional L2 hints (``HINTS``: keep the row in L2 for the second pass, drop it after). Loops
+  over a power-of-two width take it as a compile-time constant.
 
 Weights and bias are loaded with ``evict_last`` (every row reads them). Rows up to ``MAX_FUSED_N`` may
 only take the register shapes under the CPU interpreter (its fixed configuration); on a GPU every width
@@ -134,7 +135,8 @@ def _norm_row_chunked(X, Y, W, B, N, stride_xm, stride_ym, eps,
     x_row = X + row * stride_xm
     y_row = Y + row * stride_ym
     cols = tl.arange(0, BLOCK_N)
-    mean = tl.zeros([], tl.float32)
+    shift = tl.zeros([], tl.float32)
+    mean_d = tl.zeros([], tl.float32)
     if IS_RMS:
         acc = tl.zeros([BLOCK_N], dtype=tl.float32)
         for start in range(0, N, BLOCK_N):
@@ -145,26 +147,43 @@ def _norm_row_chunked(X, Y, W, B, N, stride_xm, stride_ym, eps,
             acc += x * x
         rstd = tl.math.rsqrt(tl.sum(acc, axis=0) / N + eps)
     else:
-        # Chan et al.: merge each chunk's (count, mean, M2) into the running one; exact chunk statistics
-        # (two reductions over the registers of the chunk), no E[x^2] - E[x]^2 cancellation
-        m2 = tl.zeros([], tl.float32)
-        n = tl.zeros([], tl.float32)
-        for start in range(0, N, BLOCK_N):
+        # Per-lane shifted sums, no reduction (no barrier) before the last load: each lane shifts its values
+        # by the first one it reads (k), sums d = x - k and d^2, and the lanes' (count, mean, M2) are merged
+        # once after the loop (Chan et al.), relative to x0 = the row's first element, so the normalising
+        # pass computes (x - x0) - mean_d: exact differences for rows of tiny variance on a large offset.
+        x0 = tl.load(x_row).to(tl.float32)
+        if HINTS:
+            k = _load_row(x_row, cols, N, EVEN_N, "evict_last")
+        else:
+            k = _load_row(x_row, cols, N, EVEN_N, "")
+        s1 = tl.zeros([BLOCK_N], tl.float32)
+        s2 = tl.zeros([BLOCK_N], tl.float32)
+        if EVEN_N:
+            cnt = tl.full([BLOCK_N], 1.0, tl.float32)
+        else:
+            cnt = (cols < N).to(tl.float32)
+        for start in range(BLOCK_N, N, BLOCK_N):
             if HINTS:
                 x = _load_row(x_row + start, cols, N - start, EVEN_N, "evict_last")
             else:
                 x = _load_row(x_row + start, cols, N - start, EVEN_N, "")
-            cnt = tl.minimum(N - start, BLOCK_N).to(tl.float32)
-            c_mean = tl.sum(x, axis=0) / cnt
-            d = x - c_mean
+            d = x - k
             if not EVEN_N:
-                d = tl.where(cols < N - start, d, 0.0)
-            c_m2 = tl.sum(d * d, axis=0)
-            tot = n + cnt
-            delta = c_mean - mean
-            mean = mean + delta * (cnt / tot)
-            m2 = m2 + c_m2 + delta * delta * (n * cnt / tot)
-            n = tot
+                ok = cols < N - start
+                d = tl.where(ok, d, 0.0)
+                cnt += ok.to(tl.float32)
+            s1 += d
+            s2 += d * d
+        if EVEN_N:  # every lane read the same number of values
+            cnt = tl.full([BLOCK_N], N // BLOCK_N, tl.float32)
+        n_safe = tl.where(cnt == 0.0, 1.0, cnt)
+        lane_mean = (k - x0) + s1 / n_safe  # the lane's mean minus x0
+        lane_m2 = tl.where(cnt == 0.0, 0.0, s2 - s1 * s1 / n_safe)
+        lane_mean = tl.where(cnt == 0.0, 0.0, lane_mean)
+        mean_d = tl.sum(cnt * lane_mean, axis=0) / N  # the row's mean is x0 + mean_d
+        dm = lane_mean - mean_d
+        m2 = tl.sum(lane_m2, axis=0) + tl.sum(cnt * dm * dm, axis=0)
+        shift = x0
         rstd = tl.math.rsqrt(m2 / N + eps)
     n_chunks = tl.cdiv(N, BLOCK_N)
     for i in range(0, n_chunks):
@@ -173,7 +192,7 @@ def _norm_row_chunked(X, Y, W, B, N, stride_xm, stride_ym, eps,
             x = _load_row(x_row + start, cols, N - start, EVEN_N, "evict_first")
         else:
             x = _load_row(x_row + start, cols, N - start, EVEN_N, "")
-        y = (x - mean) * rstd
+        y = ((x - shift) - mean_d) * rstd  # x - x0 is exact for x near x0 (Sterbenz)
         if HAS_W:
             y = y * _load_row(W + start, cols, N - start, EVEN_N, "evict_last")
         if HAS_B:
@@ -191,12 +210,13 @@ def _norm_kernel(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
     """NP2 = next_pow2(N); EVEN_N = (N == NP2). Not CHUNKED: TILE // NP2 whole rows per program (1: the
     1-D path); CHUNKED: one row per program in chunks of TILE (< NP2). HINTS: L2 eviction hints on x."""
     if CHUNKED:
-        if EVEN_N and IS_RMS:  # the width as a compile-time constant: loops of a known trip count
-            # (measured on an H200 at 4096x65536: RMSNorm 81% -> 90% of copy bandwidth; LayerNorm, whose
-            # loop merges chunk statistics, 74% -> 67%, so it keeps the run-time width)
-            _norm_row_chunked(X, Y, W, B, NP2, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, TILE, HINTS)
+        if EVEN_N:  # the width as a compile-time constant: loops of a known trip count, unrolled
+            # (measured on an H200 at 4096x65536: RMSNorm 81% -> 90% of copy bandwidth)
+            _norm_row_chunked(X, Y, W, B, NP2, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B,
+                              EVEN_N, TILE, HINTS)
         else:
-            _norm_row_chunked(X, Y, W, B, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, TILE, HINTS)
+            _norm_row_chunked(X, Y, W, B, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B,
+                              EVEN_N, TILE, HINTS)
     elif TILE // NP2 == 1:
         if HINTS:
             _norm_row(X, Y, W, B, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, NP2, "evict_first")
