@@ -200,3 +200,38 @@ def test_isolated_reads_no_config(tmp_path):
     assert proc.returncode == 1 and "GB401" in proc.stdout and "in 1 file" in proc.stdout, proc.stdout
     proc = run_cli(str(tmp_path), "--isolated", "--config", str(tmp_path / "pyproject.toml"), cwd=tmp_path)
     assert proc.returncode == 2 and "contradict" in proc.stderr
+
+
+def test_call_gates_change_no_finding(tmp_path, monkeypatch):
+    """The analyzer folds the visit_Call of rules with a `call_gate` into one lookup per call
+    (analyzer._GatedCalls). Run with every handler on every call instead, the findings of every rule on
+    the corpora, the fixtures and every rule's bad and good examples are the same, position for position."""
+    from compilelint import analyzer
+    from compilelint.rules.registry import all_rules
+
+    root = Path(__file__).resolve().parents[1]
+    examples = tmp_path / "examples"
+    examples.mkdir()
+    rules = all_rules()
+    assert sum(cls.call_gate is not None for cls in rules.values()) >= 60
+    for cls in rules.values():
+        for i, example in enumerate(cls.bad + cls.good):
+            (examples / f"{cls.code.lower()}_{i}.py").write_text(example.code)
+    trees = [(str(root), [str(root / sub) for sub in ("tests/corpus", "fixtures/models", "benchmarks/gb_heldout",
+                                                      "benchmarks/ts_corpus")]),
+             (str(examples), [str(examples)])]
+
+    def run() -> list[tuple]:
+        out = []
+        for tree_root, paths in trees:
+            result = lint(paths, Config(select=["ALL"], root=tree_root, exclude=[]), jobs=1)
+            out += sorted((f.path, f.line, f.col, f.code, f.message) for f in result.findings)
+        return out
+
+    gated = run()
+    analyzer._DISPATCH_CACHE.clear()
+    monkeypatch.setattr(analyzer, "_gate_calls", lambda handlers: handlers)
+    every_call = run()
+    analyzer._DISPATCH_CACHE.clear()
+    assert len({code for _, _, _, code, _ in gated}) > 100  # most rules fire somewhere in this set
+    assert gated == every_call

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
+from compilelint.analysis.calls import CallGate, gate
 from compilelint.analysis.names import qualify
 from compilelint.analysis.tensors import Kind
 
@@ -596,6 +597,49 @@ def requires_grad(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     if type(receiver) is cst.Attribute and type(receiver.value) is cst.Name and receiver.value.value == "self":
         return None  # a parameter/buffer of the module: not verified
     return "GB0125" if _is_param(receiver, ctx) else "GB8985"
+
+
+# One gate per call detector of BREAKS that only looks at some callees: each admits at least what the
+# detector's own first test does (a superset where that is simpler). Every rule's bad examples run through
+# the gated dispatch (tests/test_rule_examples.py), and tests/test_graph_breaks.py checks that a gate
+# admits what its detector fires on. Absent: detectors not about calls (branch) or about any callee
+# (disabled: functions the module disables; rnn: a submodule built as an RNN).
+CALL_GATES: dict[str, CallGate] = {
+    "item": gate(methods={"item"}),
+    "tolist": gate(methods={"tolist"}),
+    "scalar_conversion": gate(bare={"int", "float", "bool"}),
+    "dynamic_shape": gate(names=_DYNAMIC_FUNCS | {"torch.where", "torch.repeat_interleave"},
+                           methods={*_DYNAMIC_METHODS, "repeat_interleave"}),
+    "print": gate(names={"print"}),
+    "debugger": gate(names={"breakpoint", "pdb.set_trace", "ipdb.set_trace", "pdb.post_mortem"}),
+    "logger": gate(methods=_LOGGER_METHODS),
+    "logging": gate(heads={"logging"}),
+    "warnings": gate(heads={"warnings"}),
+    "time": gate(names=_TIME),
+    "datetime": gate(names=_DATETIME),
+    "random": gate(names=_RANDOM),
+    "numpy_random": gate(heads={"numpy"}),
+    "c_builtin": gate(names=_C_BUILTINS, heads={"hashlib"}),
+    "json": gate(names=_JSON),
+    "open": gate(names={"open", "io.open"}),
+    "filesystem": gate(names=_FS),
+    "deepcopy": gate(names={"copy.deepcopy"}),
+    "shallow_copy": gate(names={"copy.copy"}),
+    "sorted": gate(names={"sorted"}),
+    "minmax_key": gate(names={"min", "max"}),
+    "range": gate(names={"range"}),
+    "tensor_str": gate(names={"str", "repr"}),
+    "third_party": gate(heads={p.rstrip(".") for p in _THIRD_PARTY}),
+    "graph_break": gate(names={"torch._dynamo.graph_break"}),
+    "backward": gate(names={"torch.autograd.backward"}, methods={"backward"}),
+    "autograd_grad": gate(names={"torch.autograd.grad"}),
+    "data_dependent_op": gate(names={"torch.equal", "torch.allclose"}, heads={"math"},
+                               methods={"equal", "allclose"}),
+    "torch_side_effect": gate(names=_TORCH_IO),
+    "std_stream": gate(names=_STD_STREAMS),
+    "network": gate(heads={"requests", "urllib", "socket", "http"}),
+    "requires_grad": gate(methods={"requires_grad_"}),
+}
 
 
 BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {

@@ -14,7 +14,7 @@ See tests/test_rule_examples.py for the harness.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from compilelint.analyzer import RuleContext
@@ -72,6 +72,9 @@ class Rule:
     # "high" / "medium" / "low", as SARIF's properties.precision.
     precision: ClassVar[str] = "high"
     has_fix: ClassVar[bool] = False
+    # The calls this rule's visit_Call can report on (compilelint.analysis.calls.CallGate); the analyzer
+    # skips its visit_Call for every other call. None: every call.
+    call_gate: ClassVar[Any] = None
     doc: ClassVar[RuleDoc | None] = None
     bad: ClassVar[tuple[Example, ...]] = ()
     good: ClassVar[tuple[Example, ...]] = ()

@@ -13,7 +13,8 @@ from typing import ClassVar
 
 import libcst as cst
 
-from compilelint.analysis.dynamo import BREAKS, break_severity, dead_under_dynamo
+from compilelint.analysis.calls import CallGate
+from compilelint.analysis.dynamo import BREAKS, CALL_GATES, break_severity, dead_under_dynamo
 from compilelint.rules.base import Rule
 
 LOOP_NOTE = (" Inside a for/while loop this makes Dynamo skip the whole function and run it eagerly "
@@ -25,6 +26,11 @@ class BreakRule(Rule):
     targets = ("dynamo",)
     severity = "warning"
     detector: ClassVar[str] = ""
+    call_gate: ClassVar[CallGate | None] = None  # the detector's CALL_GATES entry (set per subclass)
+
+    def __init_subclass__(cls, **kwargs) -> None:  # noqa: ANN003
+        super().__init_subclass__(**kwargs)
+        cls.call_gate = CALL_GATES.get(cls.detector)
 
     def fix_for(self, node: cst.CSTNode, ctx) -> tuple | None:  # noqa: ANN001
         """(old node, new node, description) for a mechanical fix, or None."""

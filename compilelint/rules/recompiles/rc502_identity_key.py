@@ -2,11 +2,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
 class IdentityKey(Rule):
     code = "RC502"
+    call_gate = gate(methods={"setdefault"})
     name = "tensor-identity-key"
     family = "recompile"
     targets = ("recompile",)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.recompiles._common import is_frame_entry
 from compilelint.rules.base import Example, Rule, RuleDoc
@@ -9,6 +10,7 @@ from compilelint.rules.base import Example, Rule, RuleDoc
 
 class IntArgumentLoopBound(Rule):
     code = "RC505"
+    call_gate = gate(bare={"range"})
     name = "int-argument-loop-bound"
     family = "recompile"
     targets = ("recompile",)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
@@ -10,6 +11,7 @@ from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 class SumOfTensors(SemanticScriptRule):
     code = "TS108"
+    call_gate = gate(bare={"sum", "max", "min"})
     name = "builtin-reduction-of-tensors-in-torchscript"
     family = "torchscript"
     targets = ("torchscript",)

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
 class SetInScript(Rule):
     code = "TS116"
+    call_gate = gate(bare={"set", "frozenset"})
     name = "set-in-torchscript"
     family = "torchscript"
     targets = ("torchscript",)

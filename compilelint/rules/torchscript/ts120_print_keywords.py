@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
 class PrintKeywords(SemanticScriptRule):
     code = "TS120"
+    call_gate = gate(bare={"print"})
     name = "print-keywords-in-torchscript"
     family = "torchscript"
     targets = ("torchscript",)

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
 class NumpyCall(SemanticScriptRule):
     code = "TS125"
+    call_gate = gate(heads={"numpy"})
     name = "numpy-call-in-torchscript"
     family = "torchscript"
     targets = ("torchscript",)

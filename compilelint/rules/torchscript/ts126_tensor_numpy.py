@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
@@ -10,6 +11,7 @@ from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 class TensorNumpy(SemanticScriptRule):
     code = "TS126"
+    call_gate = gate(methods={"numpy"})
     name = "tensor-numpy-in-torchscript"
     family = "torchscript"
     targets = ("torchscript", "export")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.script_support import MATH_UNSUPPORTED
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
@@ -14,6 +15,7 @@ _FIXES = {"log2": "math.log(v, 2.0)", "isclose": "abs(a - b) <= tol", "prod": "a
 
 class MathUnsupported(SemanticScriptRule):
     code = "TS127"
+    call_gate = gate(heads={"math"})
     name = "math-unsupported-in-torchscript"
     family = "torchscript"
     targets = ("torchscript",)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
@@ -24,6 +25,7 @@ def _module_loggers(module: cst.Module, qualify) -> set[str]:  # noqa: ANN001
 
 class LoggingCall(SemanticScriptRule):
     code = "TS131"
+    call_gate = gate(methods=_METHODS)
     name = "logging-in-torchscript"
     family = "torchscript"
     targets = ("torchscript",)

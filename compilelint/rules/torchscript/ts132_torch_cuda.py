@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.script_support import CUDA_UNSUPPORTED
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
@@ -10,6 +11,7 @@ from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 class TorchCudaQuery(SemanticScriptRule):
     code = "TS132"
+    call_gate = gate(names={f"torch.cuda.{name}" for name in CUDA_UNSUPPORTED})
     name = "torch-cuda-query-in-torchscript"
     family = "torchscript"
     targets = ("torchscript",)

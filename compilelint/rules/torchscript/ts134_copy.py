@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
 class CopyModule(SemanticScriptRule):
     code = "TS134"
+    call_gate = gate(names={"copy.deepcopy", "copy.copy"})
     name = "copy-module-in-torchscript"
     family = "torchscript"
     targets = ("torchscript",)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.script_support import BUILTIN_UNSUPPORTED
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
@@ -10,6 +11,7 @@ from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 class UnsupportedBuiltin(SemanticScriptRule):
     code = "TS136"
+    call_gate = gate(bare=BUILTIN_UNSUPPORTED)
     name = "unsupported-builtin-in-torchscript"
     family = "torchscript"
     targets = ("torchscript",)

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
 class TypeBuiltin(SemanticScriptRule):
     code = "TS137"
+    call_gate = gate(bare={"type"})
     name = "type-builtin-in-torchscript"
     family = "torchscript"
     targets = ("torchscript",)

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
 class ModuleListZipRuntime(Rule):
     code = "TS154"
+    call_gate = gate(bare={"zip"})
     name = "module-list-zipped-with-runtime-value"
     family = "torchscript"
     targets = ("torchscript",)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
@@ -12,6 +13,7 @@ from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 class ItemNumber(SemanticScriptRule):
     code = "TS161"
+    call_gate = gate(bare={"range"})
     name = "item-number-in-torchscript"
     family = "torchscript"
     targets = ("torchscript",)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
@@ -10,6 +11,7 @@ from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 class NonzeroAsTuple(SemanticScriptRule):
     code = "TS162"
+    call_gate = gate(names={"torch.nonzero"}, methods={"nonzero"})
     name = "nonzero-as-tuple-in-torchscript"
     family = "torchscript"
     targets = ("torchscript",)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 _DEPRECATED = {"torch.jit.script": "torch.jit.script", "torch.jit.trace": "torch.jit.trace",
@@ -11,6 +12,7 @@ _DEPRECATED = {"torch.jit.script": "torch.jit.script", "torch.jit.trace": "torch
 
 class JitDeprecated(Rule):
     code = "TS199"
+    call_gate = gate(names=_DEPRECATED)
     name = "torch-jit-deprecated"
     family = "torchscript"
     targets = ("torchscript", "trace")

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
 from compilelint.rules.trace._util import in_condition
 
 
 class DataDependentSize(Rule):
     code = "TR304"
+    call_gate = gate(bare={"int", "float", "max", "min", "len"})
     name = "trace-frozen-data-dependent-size"
     family = "trace"
     targets = ("trace",)

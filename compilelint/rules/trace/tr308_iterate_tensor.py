@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
 class IterateTensor(Rule):
     code = "TR308"
+    call_gate = gate(bare={"max", "min", "sorted", "any", "all", "sum", "list", "tuple"})
     name = "trace-unrolled-tensor-iteration"
     family = "trace"
     targets = ("trace",)

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
 from compilelint.rules.trace._util import in_condition
 
 
 class LenOfTensor(Rule):
     code = "TR309"
+    call_gate = gate(bare={"len"})
     name = "trace-frozen-tensor-len"
     family = "trace"
     targets = ("trace",)

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
 class NumpyRoundTrip(Rule):
     code = "TR310"
+    call_gate = gate(heads={"numpy"}, methods={"numpy"})
     name = "trace-frozen-numpy-round-trip"
     family = "trace"
     targets = ("trace",)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 _BUILTINS = {"int", "float", "round", "max", "min"}
@@ -10,6 +11,7 @@ _BUILTINS = {"int", "float", "round", "max", "min"}
 
 class ShapeToPythonNumber(Rule):
     code = "TR311"
+    call_gate = gate(heads={"math"}, bare=_BUILTINS)
     name = "trace-frozen-shape-arithmetic"
     family = "trace"
     targets = ("trace",)

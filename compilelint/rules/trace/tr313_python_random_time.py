@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 _PREFIXES = ("random.", "time.", "numpy.random.", "datetime.", "secrets.")
@@ -10,6 +11,7 @@ _PREFIXES = ("random.", "time.", "numpy.random.", "datetime.", "secrets.")
 
 class PythonRandomTime(Rule):
     code = "TR313"
+    call_gate = gate(heads={p.split(".")[0] for p in _PREFIXES})
     name = "trace-frozen-python-random"
     family = "trace"
     targets = ("trace",)

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
 class DictInputKeys(Rule):
     code = "TR317"
+    call_gate = gate(methods={"get", "keys", "items"})
     name = "trace-frozen-dict-input-keys"
     family = "trace"
     targets = ("trace",)

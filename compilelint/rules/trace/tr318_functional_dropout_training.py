@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 _DROPOUTS = {"torch.nn.functional.dropout", "torch.nn.functional.dropout1d", "torch.nn.functional.dropout2d",
@@ -13,6 +14,7 @@ _TRAINING_POS = {"torch.nn.functional.batch_norm": 5, "torch.dropout": 2}
 
 class FunctionalDropoutTraining(Rule):
     code = "TR318"
+    call_gate = gate(names=_DROPOUTS)
     name = "trace-functional-dropout-training"
     family = "trace"
     targets = ("trace",)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.nodes import child_nodes
 
 from compilelint.rules.base import Example, Rule, RuleDoc
@@ -53,6 +54,7 @@ def _walk(tree: cst.CSTNode):
 
 class TraceInTrainMode(Rule):
     code = "TR319"
+    call_gate = gate(names=_TRACE)
     name = "trace-module-in-train-mode"
     family = "trace"
     targets = ("trace",)
