@@ -2,15 +2,15 @@
 
 Ground truth: `torch.export.export(Model(), first input set, strict=False)` (the 2.13 default), the error's
 line in the module (observe.run_export: the last `File "...", line N` of the module in torch's message, else
-the innermost frame of the module in the traceback). The EX rules predict one class of failure: torch's
-data-dependent errors (GuardOnDataDependentSymNode, DataDependentOutputException: "Could not guard on
-data-dependent expression", "Could not extract specialized integer"; "unhashable type: non-nested SymInt" for
-a number read from tensor data used as a dict key). Other export failures (a `.numpy()`,
-`data_ptr()`, ...) are listed apart and not scored.
+the innermost frame of the module in the traceback). Each EX rule claims a class of failure, named by the
+strings its `torch_error` expects in torch's message: EX701-EX703 torch's data-dependent errors
+(GuardOnDataDependentSymNode, "Could not guard on data-dependent expression", "Could not extract specialized
+integer"; "unhashable type: non-nested SymInt"), EX704 `.numpy()`, EX705 a data pointer, EX706 a format spec.
+Failures no rule claims are listed apart and not scored.
 
-Scored per module: predicted (any EX finding) vs a data-dependent failure; per line: the failing line carries
-an EX finding. A module whose export fails first on another line (export stops at its first error) is "masked"
-for findings after it, not a false positive.
+Scored per module: predicted (a finding of a rule that claims torch's error) vs that failure; per line: a
+finding of such a rule on the failing line. A finding of any other EX rule is a false positive, unless all of
+them sit after the line where export failed (export stops at its first error): "masked".
 
     PYTHONPATH=$PWD python benchmarks/corpus_export.py
 """
@@ -29,9 +29,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = [ROOT / "tests" / "corpus" / "dynamo", ROOT / "tests" / "corpus" / "trace",
            ROOT / "tests" / "corpus" / "torchscript", ROOT / "benchmarks" / "gb_heldout"]
-# "unhashable type: non-nested SymInt": a number read from tensor data (`.tolist()`, `.item()`) used as a dict key.
-DATA_DEPENDENT = ("GuardOnDataDependentSymNode", "DataDependentOutputException", "data-dependent",
-                  "non-nested SymInt")
 
 
 def corpus_files() -> list[Path]:
@@ -58,25 +55,32 @@ def build(path: Path):  # noqa: ANN201
     return (model, tuple(inputs[0])) if inputs else None
 
 
-def ground_truth(path: Path) -> tuple[str, int | None, str]:
-    """("ok" | "data-dependent" | "other" | "skip", line, error)."""
+def claims() -> dict[str, tuple[str, ...]]:
+    """EX code -> the strings one of which torch's error must contain for the code to have predicted it."""
+    from compilelint.rules.registry import all_rules
+
+    return {code: cls.torch_error for code, cls in all_rules().items() if cls.family == "export"}
+
+
+def ground_truth(path: Path, claimed: dict[str, tuple[str, ...]]) -> tuple[str, int | None, str, set[str]]:
+    """("ok" | "fail" | "skip", line, error, the EX codes whose claim the error matches)."""
     from compilelint.runtime_probe import observe
 
     try:
         built = build(path)
     except Exception as err:  # noqa: BLE001 - a module that does not build is skipped
-        return "skip", None, f"build: {type(err).__name__}: {err}"[:160]
+        return "skip", None, f"build: {type(err).__name__}: {err}"[:160], set()
     if built is None:
-        return "skip", None, "no inputs"
+        return "skip", None, "no inputs", set()
     model, args = built
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         report = observe.run_export(model, args, strict=False,
                                     is_user_file=lambda f: os.path.exists(f) and os.path.samefile(f, path))
     if report.ok:
-        return "ok", None, ""
-    kind = "data-dependent" if any(k in report.error for k in DATA_DEPENDENT) else "other"
-    return kind, report.lineno, report.error[:160]
+        return "ok", None, "", set()
+    codes = {code for code, texts in claimed.items() if any(t in report.error for t in texts)}
+    return "fail", report.lineno, report.error[:160], codes
 
 
 def main() -> int:
@@ -84,9 +88,10 @@ def main() -> int:
     from compilelint.config import Config
     from compilelint.engine import lint
 
+    claimed = claims()
     files = corpus_files()
     t0 = time.perf_counter()
-    truth = {p: ground_truth(p) for p in files}
+    truth = {p: ground_truth(p, claimed) for p in files}
     t1 = time.perf_counter()
     result = lint([str(p) for p in files], Config(select=["EX"], root=str(ROOT)), jobs=1)
     t2 = time.perf_counter()
@@ -96,41 +101,47 @@ def main() -> int:
 
     scored = [p for p in files if truth[p][0] != "skip"]
     tp = fn = fp = tn = located = 0
+    per_class: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # class -> [predicted, failures]
     misses, fps, masked, others = [], [], [], []
     for p in scored:
-        kind, line, error = truth[p]
-        lines = sorted({f.line for f in found.get(p.resolve(), [])})
+        kind, line, error, codes = truth[p]
+        findings = found.get(p.resolve(), [])
         rel = p.relative_to(ROOT)
-        if kind == "data-dependent":
-            if lines:
+        right = sorted({f.line for f in findings if f.code in codes})
+        wrong = sorted({(f.line, f.code) for f in findings if f.code not in codes})
+        if codes:
+            label = "data-dependent (EX701-703)" if codes & {"EX701", "EX702", "EX703"} else "/".join(sorted(codes))
+            per_class[label][1] += 1
+            if right:
                 tp += 1
-                located += line in lines
-                if line not in lines:
-                    misses.append(f"  not located: {rel}: torch line {line} vs findings {lines}")
+                per_class[label][0] += 1
+                located += line in right
+                if line not in right:
+                    misses.append(f"  not located: {rel}: torch line {line} vs findings {right}")
             else:
                 fn += 1
                 misses.append(f"  missed: {rel}:{line}: {error}")
-        elif kind == "other":
-            others.append(f"  {rel}:{line}: {error}" + (f"  (EX findings {lines})" if lines else ""))
-            if lines and line is not None and all(ln > line for ln in lines):
+        elif kind == "fail":
+            others.append(f"  {rel}:{line}: {error}" + (f"  (EX findings {wrong})" if wrong else ""))
+        if wrong:
+            if kind == "fail" and line is not None and all(ln > line for ln, _ in wrong):
                 masked.append(str(rel))
-            elif lines:
+            else:
                 fp += 1
-                fps.append(f"  {rel}: EX at {lines}, export failed otherwise: {error}")
-        elif lines:
-            fp += 1
-            fps.append(f"  {rel}: EX at {lines}, but torch.export succeeds")
-        else:
+                why = "torch.export succeeds" if kind == "ok" else f"export failed otherwise: {error}"
+                fps.append(f"  {rel}: {wrong}, but {why}")
+        elif kind == "ok":
             tn += 1
-    print(f"corpus: {len(files)} modules, {len(scored)} with inputs; export (strict=False) fails data-dependent on "
-          f"{tp + fn}, otherwise on {len(others)}; torch {t1 - t0:.1f}s, lint {t2 - t1:.1f}s (rules: EX)")
-    other_flagged = sum(1 for p in scored if truth[p][0] == "other" and found.get(p.resolve()))
-    print("\n                    torch: data-dependent fail   exports   other failure")
-    print(f"  EX finding        {tp:26d}   {fp - (other_flagged - len(masked)):7d}   {other_flagged:13d}")
-    print(f"  no EX finding     {fn:26d}   {tn:7d}   {len(others) - other_flagged:13d}")
+    failing = sum(1 for p in scored if truth[p][0] == "fail")
+    print(f"corpus: {len(files)} modules, {len(scored)} with inputs; export (strict=False) fails on {failing} "
+          f"({tp + fn} claimed by an EX rule); torch {t1 - t0:.1f}s, lint {t2 - t1:.1f}s (rules: EX)")
+    print("\nper claimed failure class: predicted / failures")
+    for label, (hit, total) in sorted(per_class.items()):
+        print(f"  {label:28s} {hit:3d} / {total}")
     precision = tp / (tp + fp) if tp + fp else 1.0
     recall = tp / (tp + fn) if tp + fn else 1.0
-    print(f"\nprecision {precision:.3f}   recall {recall:.3f}   located {located}/{tp} (an EX finding on torch's line)")
+    print(f"\nmodules exporting fine with no EX finding: {tn}")
+    print(f"precision {precision:.3f}   recall {recall:.3f}   located {located}/{tp} (a claiming finding on torch's line)")
     if misses:
         print("\nmisses:")
         print("\n".join(misses))
@@ -140,7 +151,7 @@ def main() -> int:
     if masked:
         print(f"\nmasked (export stops earlier, other cause): {', '.join(masked)}")
     if others:
-        print("\nother export failures (not EX's claim):")
+        print("\nexport failures no EX rule claims:")
         print("\n".join(others))
     return 0
 

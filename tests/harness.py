@@ -114,7 +114,7 @@ def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool,
             return True, detail
         return bool(report.breaks) or report.skipped_frames > 0 or report.error is not None, "NO MATCHING BREAK: " + detail
     if check == "export":
-        return _export_verdict(obj, inputs, path, example)
+        return _export_verdict(obj, inputs, path, example, rule.torch_error)
     if check == "recompile-eager":
         # The entry itself calls torch.compile (e.g. in a loop): run it eagerly, count recompile records.
         return _eager_recompiles(obj, inputs)
@@ -124,9 +124,10 @@ def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool,
     raise ValueError(f"unknown check {check!r}")
 
 
-def _export_verdict(obj, inputs, path: Path, example: Example) -> tuple[bool, str]:  # noqa: ANN001
+def _export_verdict(obj, inputs, path: Path, example: Example, expected: tuple[str, ...] = ()) -> tuple[bool, str]:  # noqa: ANN001
     """torch.export.export(strict=False) on the first input set: (failed, detail). A failure on a line that
-    is not marked is reported with "NO MATCHING LINE" (the bad-example test rejects it)."""
+    is not marked is reported with "NO MATCHING LINE", one whose message contains none of the rule's
+    `torch_error` strings with "WRONG ERROR" (the bad-example test rejects both)."""
     from compilelint.runtime_probe import observe
 
     def ours(name: str) -> bool:
@@ -136,9 +137,11 @@ def _export_verdict(obj, inputs, path: Path, example: Example) -> tuple[bool, st
     if report.ok:
         return False, "exported fine (strict=False)"
     detail = f"export (strict=False) failed at line {report.lineno}: {report.error}"
-    if report.lineno in example.marked_lines():
-        return True, detail
-    return True, "NO MATCHING LINE: " + detail
+    if report.lineno not in example.marked_lines():
+        return True, "NO MATCHING LINE: " + detail
+    if expected and not any(text in report.error for text in expected):
+        return True, "WRONG ERROR: " + detail
+    return True, detail
 
 
 def _eager_recompiles(obj, inputs) -> tuple[bool, str]:  # noqa: ANN001

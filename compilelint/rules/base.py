@@ -72,6 +72,8 @@ class Rule:
     # "high" / "medium" / "low", as SARIF's properties.precision.
     precision: ClassVar[str] = "high"
     has_fix: ClassVar[bool] = False
+    # Export rules: torch's error for a bad example must contain one of these (tests/harness.py).
+    torch_error: ClassVar[tuple[str, ...]] = ()
     # The calls this rule's visit_Call can report on (compilelint.analysis.calls.CallGate); the analyzer
     # skips its visit_Call for every other call. None: every call.
     call_gate: ClassVar[Any] = None

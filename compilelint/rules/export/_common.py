@@ -13,6 +13,10 @@ class ExportRule(Rule):
     family = "export"
     targets = ("export",)
     severity = "error"
+    # torch's data-dependent errors (EX701-EX703; "non-nested SymInt": a number read from tensor data used as a
+    # dict key); rules about other failures name theirs
+    torch_error = ("GuardOnDataDependentSymNode", "DataDependentOutputException", "data-dependent",
+                   "non-nested SymInt")
 
     def report(self, ctx, node: cst.CSTNode, message: str, owner: cst.CSTNode | None = None) -> None:  # noqa: ANN001
         """Report at `node`; `owner` is the node being visited when `node` is part of it (an `if`'s test)."""
