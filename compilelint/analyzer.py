@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from compilelint.analysis.globals import ModuleGlobals, module_globals
-from compilelint.analysis.dynamo import ModuleFacts, call_name
+from compilelint.analysis.dynamo import ModuleFacts, call_name, off_flag_branch
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of, statement_lines
@@ -342,11 +342,13 @@ class FileAnalyzer:
         info = ClassInfo(key=key, name=name, bases=bases)
         self.summary.classes[name] = info
         facts = ClassFacts.from_class(node, self.aliases)
+        own_flags = set(facts.off_flags)
         # Attributes set up by a base class defined earlier in the same file (`class Head(_Base)`).
         for base in node.bases:
             inherited = self._class_facts.get(base.value.value) if type(base.value) is cst.Name else None
             if inherited is not None:
                 facts.inherit(inherited)
+        facts.settle_off_flags(node, own_flags)
         self._class_facts[name] = facts
         returns = {s.name.value for s in node.body.body if type(s) is cst.FunctionDef and s.returns is not None
                    and annotation_kind(s.returns.annotation, self.aliases) is Kind.TENSOR}
@@ -624,9 +626,17 @@ class FileAnalyzer:
         qualified = qualify(func, self.ctx.facts.aliases)
         if self._current_calls is not None and not in_decorator([*self.ctx.ancestors, call], self.ctx.function):
             calls = self._current_calls
-            if dead_when_scripting([*self.ctx.ancestors, call], self.ctx.function):
+            unscripted = dead_when_scripting([*self.ctx.ancestors, call], self.ctx.function)
+            untraced = bool(self.ctx.class_facts and self.ctx.class_facts.off_flags) and off_flag_branch(self.ctx, call)
+            if unscripted and untraced:
+                calls = None  # no compile path runs it
+            elif unscripted:
                 calls = self._current_info.unscripted_calls
-            if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
+            elif untraced:
+                calls = self._current_info.untraced_calls
+            if calls is None:
+                pass
+            elif type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
                 calls.append(("self", func.attr.value))
             elif qualified is not None:
                 calls.append(("name", qualified))

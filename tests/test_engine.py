@@ -235,3 +235,50 @@ def test_call_gates_change_no_finding(tmp_path, monkeypatch):
     analyzer._DISPATCH_CACHE.clear()
     assert len({code for _, _, _, code, _ in gated}) > 100  # most rules fire somewhere in this set
     assert gated == every_call
+
+
+OFF_FLAG = '''import numpy as np
+import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.debug = False
+        self.proj = torch.nn.Linear(4, 4)
+
+    def dump(self, x):
+        stats = float(np.abs(x.detach().numpy()).mean())
+        print("mean", stats)
+
+    def forward(self, x):
+        y = self.proj(x)
+        if self.debug:
+            self.dump(y)
+            print(f"{y.norm():.3f}")
+        return y
+'''
+
+
+@pytest.mark.parametrize("switchable", [False, True])
+def test_switched_off_flag_branch(tmp_path, switchable):
+    """`if self.debug:` with `self.debug = False` in __init__ and nothing else setting it: torch.compile and
+    torch.export (checked here on real torch) never run the branch, so GB/EX report nothing in it or in the
+    method it calls; TorchScript compiles both sides, so its findings there stay. With a method that sets
+    the flag (`switchable`), the branch counts as reachable again."""
+    from compilelint.runtime_probe import observe
+    from tests.harness import Example, load_entry
+
+    code = OFF_FLAG + ("\n    def set_debug(self, on):\n        self.debug = on\n" if switchable else "")
+    path = tmp_path / f"off_flag_{switchable}.py"
+    path.write_text(code)
+    result = lint([str(path)], Config(select=["GB", "EX", "TS"], root=str(tmp_path)), jobs=1)
+    families = {f.code[:2] for f in result.findings}
+    assert "TS" in families  # TorchScript: `.numpy()` in dump, print keywords, ... both branches compile
+    if switchable:
+        assert {"GB", "EX"} <= families
+        return
+    assert not families & {"GB", "EX"}, sorted((f.line, f.code) for f in result.findings)
+    model, inputs = load_entry(path, Example(code, inputs="[(torch.randn(2, 4),)]"))
+    assert observe.run_export(model, inputs[0], strict=False).ok
+    report = observe.run_dynamo(model, inputs)
+    assert not report.breaks and not report.skipped_frames and report.error is None

@@ -122,12 +122,11 @@ if __name__ == "__main__":
             t0 = time.time()
 ''')
     found = _lint_contexts(tmp_path, source)
-    # TS199 (a note about torch.jit.trace itself) applies anywhere. TS126 (`.numpy()`) and TS133
-    # (`.data_ptr()`) also target torch.export, which does run @torch.jit.ignore/unused bodies reached
-    # from forward: they stay, there and only there. Nothing else may be reported.
+    # TS199 (a note about torch.jit.trace itself) applies anywhere. Nothing else may be reported: the
+    # @torch.jit.ignore/unused bodies are not compiled by TorchScript (torch.export does run them; EX704 and
+    # EX705 report their `.numpy()` and `.data_ptr()` for export).
     # TS141 is right too: forward calls the @torch.jit.unused method, which raises when scripted code runs it.
-    assert found == [("TS126", "M.debug"), ("TS126", "M.slow"), ("TS133", "M.debug"), ("TS133", "M.slow"),
-                     ("TS141", "M.forward"), ("TS199", "<module>")], found
+    assert found == [("TS141", "M.forward"), ("TS199", "<module>")], found
 
 
 def test_unused_call_is_reported_but_not_when_guarded(tmp_path):
@@ -174,10 +173,11 @@ class M(torch.nn.Module):
 ''')
     found = _lint_contexts(tmp_path, source)
     # The set literal is syntax (reported); `shared` is reached from live code (reported); `py_only` is
-    # reached only from the guarded branch, numpy calls there are not reported. `x.data_ptr()` and
-    # `x.numpy()` there are still reported: they also target torch.export, which runs those branches.
-    assert found == [("TS116", "M.forward"), ("TS125", "shared"), ("TS126", "M.forward"),
-                     ("TS133", "M.forward")], found
+    # reached only from the guarded branch, numpy calls there are not reported, nor are `x.data_ptr()` and
+    # `x.numpy()` in the guarded branches (torch.export runs those: EX704/EX705 report them for export).
+    assert found == [("TS116", "M.forward"), ("TS125", "shared")], found
+    ex = lint([str(tmp_path / "m.py")], Config(select=["EX704", "EX705"], root=str(tmp_path)), jobs=1).findings
+    assert {f.code for f in ex} == {"EX704", "EX705"}
 
 
 def test_decorator_expressions_are_not_compiled(tmp_path):

@@ -694,24 +694,36 @@ _IS_EXPORTING = (_IS_COMPILING - {"torch.compiler.is_dynamo_compiling"}) | {"tor
 
 
 def _is_compiling_test(test: cst.BaseExpression, ctx: "RuleContext", names: set[str] = _IS_COMPILING) -> bool | None:
-    """True for `is_compiling()`, False for `not is_compiling()`, None for anything else."""
+    """The test's value while the compiler traces, where it is fixed: True for `is_compiling()` (a function of
+    `names`), False for a switched-off flag (`self.debug`, ClassFacts.off_flags), negated under `not`; None
+    for anything else."""
     if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         inner = _is_compiling_test(test.expression, ctx, names)
         return None if inner is None else not inner
     if type(test) is cst.Call and not test.args and (ctx.qualify(test.func) or "") in names:
         return True
+    if (type(test) is cst.Attribute and type(test.value) is cst.Name and test.value.value == "self"
+            and ctx.class_facts is not None and test.attr.value in ctx.class_facts.off_flags):
+        return False
     return None
+
+
+def off_flag_branch(ctx: "RuleContext", node: cst.CSTNode) -> bool:
+    """In a branch that a switched-off flag keeps torch.compile, jit.trace and export out of (`if self.debug:`
+    with `self.debug = False` in `__init__` and nothing else setting it)."""
+    return dead_under_dynamo(ctx, node, frozenset())
 
 
 def dead_under_export(ctx: "RuleContext", node: cst.CSTNode) -> bool:
     """In a branch torch.export (non-strict) never runs: `if not torch.compiler.is_exporting(): ...`,
-    `if not torch.compiler.is_compiling(): ...`, or the else of the positive test."""
+    `if not torch.compiler.is_compiling(): ...`, the else of the positive test, or under a switched-off flag."""
     return dead_under_dynamo(ctx, node, _IS_EXPORTING)
 
 
 def dead_under_dynamo(ctx: "RuleContext", node: cst.CSTNode, names: set[str] = _IS_COMPILING) -> bool:
     """In a branch Dynamo never traces: `if not torch.compiler.is_compiling(): ...` (or the else of
-    `if torch.compiler.is_compiling():`): is_compiling() is a constant True while Dynamo traces."""
+    `if torch.compiler.is_compiling():`): is_compiling() is a constant True while Dynamo traces; or under a
+    switched-off flag (`if self.debug:`), whose value Dynamo specializes on."""
     ancestors = ctx.ancestors
     for i, anc in enumerate(ancestors):
         if type(anc) not in (cst.If, cst.IfExp):

@@ -24,6 +24,9 @@ class FunctionInfo:
     # Calls made only where TorchScript does not compile (`if not torch.jit.is_scripting():` branches):
     # they reach their callees for every compile path except TorchScript.
     unscripted_calls: list[tuple[str, str]] = field(default_factory=list)
+    # Calls made only in a branch on a switched-off flag (`if self.debug:`, ClassFacts.off_flags): they reach
+    # their callees for TorchScript only (torch.compile, jit.trace and export specialize the flag away).
+    untraced_calls: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass

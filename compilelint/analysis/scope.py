@@ -95,7 +95,8 @@ def compute_scope(index: RepoIndex) -> dict[str, frozenset[str]]:
         class_key = f"{module}:{local.split('.')[0]}" if "." in local else None
         summary = index.modules.get(module)
         unscripted = len(fn.calls)
-        for i, (kind, name) in enumerate([*fn.calls, *fn.unscripted_calls]):
+        untraced = unscripted + len(fn.unscripted_calls)
+        for i, (kind, name) in enumerate([*fn.calls, *fn.unscripted_calls, *fn.untraced_calls]):
             callee: str | None = None
             if kind == "self" and class_key is not None:
                 found = index.find_method(class_key, name)
@@ -109,5 +110,8 @@ def compute_scope(index: RepoIndex) -> dict[str, frozenset[str]]:
                     resolved = index.resolve(name)
                     callee = resolved if resolved in index.functions else None
             if callee is not None:
-                add(callee, targets - {"torchscript"} if i >= unscripted else targets)
+                if i >= untraced:
+                    add(callee, targets & {"torchscript"})
+                else:
+                    add(callee, targets - {"torchscript"} if i >= unscripted else targets)
     return scope

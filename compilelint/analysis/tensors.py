@@ -153,6 +153,10 @@ class ClassFacts:
         # Tensors registered on the module (register_buffer/register_parameter, `= nn.Parameter(...)`):
         # module state the tracer reads through prim::GetAttr, so in-place updates to them are recorded.
         self.registered: set[str] = set()
+        # Switched-off flags: attributes `__init__` sets to False or None that nothing else in the class (or a
+        # subclass) assigns. torch.compile, torch.jit.trace and torch.export specialize on a plain attribute's
+        # value, so they never take a branch on one (`if self.debug:`); TorchScript compiles both sides.
+        self.off_flags: set[str] = set()
 
     def inherit(self, base: "ClassFacts") -> None:
         """Take a base class's attributes and methods; this class's own assignments win."""
@@ -164,6 +168,7 @@ class ClassFacts:
         for key, value in getattr(base, "attr_calls", {}).items():
             getattr(self, "attr_calls", {}).setdefault(key, value)
         self.methods |= base.methods
+        self.off_flags |= {name for name in getattr(base, "off_flags", ()) if name not in own}
 
     @classmethod
     def from_class(cls, node: cst.ClassDef, aliases: dict[str, str]) -> "ClassFacts":
@@ -173,7 +178,19 @@ class ClassFacts:
                 facts.methods.add(stmt.name.value)
                 if stmt.name.value == "__init__":
                     facts._scan_init(stmt, aliases)
+                    facts.off_flags = _off_flag_candidates(stmt)
         return facts
+
+    def settle_off_flags(self, node: cst.ClassDef, own: set[str]) -> None:
+        """After `inherit`: keep the flags this class's own code assigns nowhere but in the one `= False` /
+        `= None` of its `__init__` (`own`: those statements' names); the body is walked only when there is a
+        flag to check."""
+        if self.off_flags:
+            counts = _self_attr_assignments(node.body)
+            if "*" in counts:  # setattr(self, name, ...) with a computed name: it may set any of them
+                self.off_flags = set()
+            else:
+                self.off_flags = {n for n in self.off_flags if counts.get(n, 0) == (1 if n in own else 0)}
 
     def _scan_init(self, init: cst.FunctionDef, aliases: dict[str, str]) -> None:
         env = FunctionFacts(aliases, ClassFacts())
@@ -266,6 +283,49 @@ def _param_type(p: cst.Param) -> str:
 
 def _is_self_attr(expr: cst.BaseExpression) -> bool:
     return type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self"
+
+
+def _off_flag_candidates(init: cst.FunctionDef) -> set[str]:
+    """`self.x = False` / `self.x = None` statements of `__init__` (settled by ClassFacts.settle_off_flags)."""
+    out = set()
+    for line in _iter_simple_statements(init.body):
+        for small in line.body:
+            if (type(small) is cst.Assign and len(small.targets) == 1 and _is_self_attr(small.targets[0].target)
+                    and type(small.value) is cst.Name and small.value.value in ("False", "None")):
+                out.add(small.targets[0].target.attr.value)
+    return out
+
+
+def _self_attr_assignments(block: cst.CSTNode) -> dict[str, int]:
+    """How many statements assign each `self.<name>` in `block` (=, +=, annotated, tuple targets, `del`,
+    `setattr(self, "name", ...)`), at any depth."""
+    counts: dict[str, int] = {}
+
+    def count(target: cst.BaseExpression) -> None:
+        if _is_self_attr(target):
+            counts[target.attr.value] = counts.get(target.attr.value, 0) + 1
+        elif type(target) in (cst.Tuple, cst.List):
+            for element in target.elements:
+                count(element.value)
+
+    stack: list[cst.CSTNode] = [block]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is cst.Assign:
+            for target in node.targets:
+                count(target.target)
+        elif kind in (cst.AnnAssign, cst.AugAssign):
+            count(node.target)
+        elif kind is cst.Del:
+            count(node.target)
+        elif (kind is cst.Call and type(node.func) is cst.Name and node.func.value == "setattr" and len(node.args) >= 2
+              and type(node.args[0].value) is cst.Name and node.args[0].value.value == "self"):
+            name = node.args[1].value
+            key = name.evaluated_value if type(name) is cst.SimpleString else "*"
+            counts[key] = counts.get(key, 0) + 1
+        stack.extend(node.children)
+    return counts
 
 
 def _iter_simple_statements(block: cst.BaseSuite):

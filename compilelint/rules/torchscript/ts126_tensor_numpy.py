@@ -14,15 +14,15 @@ class TensorNumpy(SemanticScriptRule):
     call_gate = gate(methods={"numpy"})
     name = "tensor-numpy-in-torchscript"
     family = "torchscript"
-    targets = ("torchscript", "export")
+    targets = ("torchscript",)
     severity = "error"
-    message = ("`Tensor.numpy()` does not exist in TorchScript, and torch.export cannot trace it; stay in torch "
-               "(`.tolist()` if you need Python values)")
+    message = ("`Tensor.numpy()` does not exist in TorchScript; stay in torch (`.tolist()` if you need Python "
+               "values)")
     doc = RuleDoc(
         what="Flags `.numpy()` on tensors in code `torch.jit.script` compiles.",
         why="Scripting fails with `'Tensor' object has no attribute or method 'numpy'`; "
-            "`torch.export.export(..., strict=False)` fails too (`.numpy() is not supported for tensor "
-            "subclasses`). (Dynamo in 2.13 traces it through numpy; TorchScript and export do not.)",
+            "torch.export fails on it too, which EX704 reports for export. (Dynamo in 2.13 traces it through "
+            "numpy; TorchScript and export do not.)",
         example="scores = x.detach().cpu().numpy()",
         use_instead="scores = x.detach()",
     )

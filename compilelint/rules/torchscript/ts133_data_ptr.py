@@ -14,14 +14,15 @@ class DataPtr(SemanticScriptRule):
     call_gate = gate(methods={"data_ptr"})
     name = "data-ptr-in-torchscript"
     family = "torchscript"
-    targets = ("torchscript", "export")
+    targets = ("torchscript",)
     severity = "error"
-    message = ("`Tensor.data_ptr()` does not exist in TorchScript and torch.export cannot read it (fake "
-               "tensors have no storage); compare tensors with `is`, or key caches on shapes")
+    message = ("`Tensor.data_ptr()` does not exist in TorchScript; compare tensors with `is`, or key caches on "
+               "shapes")
     doc = RuleDoc(
         what="Flags `.data_ptr()` on tensors in code `torch.jit.script` compiles.",
         why="Scripting fails with `'Tensor' object has no attribute or method 'data_ptr'`; "
-            "`torch.export.export(strict=False)` fails with `Cannot access data pointer of Tensor`.",
+            "torch.export fails on it too (`Cannot access data pointer of Tensor`), which EX705 reports for "
+            "export.",
         example="if x.data_ptr() == self.cached_ptr:",
         use_instead="# cache outside the compiled module, or on shape: if x.shape == self.cached_shape:",
     )
