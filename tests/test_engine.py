@@ -282,3 +282,32 @@ def test_switched_off_flag_branch(tmp_path, switchable):
     assert observe.run_export(model, inputs[0], strict=False).ok
     report = observe.run_dynamo(model, inputs)
     assert not report.breaks and not report.skipped_frames and report.error is None
+
+
+@pytest.mark.parametrize("extra,off", [
+    ("", True),
+    ("    def on(self):\n        if self.x:\n            pass\n        else:\n            self.debug = True\n", False),
+    ("    def on(self):\n        try:\n            pass\n        finally:\n            self.debug, self.x = True, 1\n", False),
+    ("    def on(self, name, value):\n        setattr(self, name, value)\n", False),
+    ("    def on(self):\n        setattr(self, 'x', 1)\n", True),
+    ("class Sub(M):\n    def on(self):\n        self.debug = True\n", False),
+])
+def test_off_flags_need_a_single_false_assignment(extra, off):
+    """ClassFacts.off_flags: `self.debug = False` in __init__ and no other assignment anywhere in the class
+    (nested blocks, tuple targets, setattr with a computed name) or in a subclass defined after it."""
+    import libcst as cst
+
+    from compilelint.analysis.tensors import ClassFacts
+
+    code = "class M:\n    def __init__(self):\n        self.debug = False\n        self.x = 0\n"
+    code += extra if not extra.startswith("class") else "\n" + extra
+    classes = [s for s in cst.parse_module(code).body if type(s) is cst.ClassDef]
+    facts = None
+    for node in classes:
+        own = ClassFacts.from_class(node, {})
+        flags = set(own.off_flags)
+        if facts is not None:
+            own.inherit(facts)
+        own.settle_off_flags(node, flags)
+        facts = own
+    assert ("debug" in facts.off_flags) is off

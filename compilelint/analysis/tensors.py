@@ -298,7 +298,9 @@ def _off_flag_candidates(init: cst.FunctionDef) -> set[str]:
 
 def _self_attr_assignments(block: cst.CSTNode) -> dict[str, int]:
     """How many statements assign each `self.<name>` in `block` (=, +=, annotated, tuple targets, `del`,
-    `setattr(self, "name", ...)`), at any depth."""
+    `setattr(self, "name", ...)`; "*" for a setattr with a computed name), at any statement depth. Walks
+    statements only, not expressions (an attribute is assigned by a statement): cheap enough to run on
+    every class with a candidate flag."""
     counts: dict[str, int] = {}
 
     def count(target: cst.BaseExpression) -> None:
@@ -308,23 +310,34 @@ def _self_attr_assignments(block: cst.CSTNode) -> dict[str, int]:
             for element in target.elements:
                 count(element.value)
 
-    stack: list[cst.CSTNode] = [block]
+    stack: list = [block]
     while stack:
         node = stack.pop()
         kind = type(node)
-        if kind is cst.Assign:
-            for target in node.targets:
-                count(target.target)
-        elif kind in (cst.AnnAssign, cst.AugAssign):
-            count(node.target)
-        elif kind is cst.Del:
-            count(node.target)
-        elif (kind is cst.Call and type(node.func) is cst.Name and node.func.value == "setattr" and len(node.args) >= 2
-              and type(node.args[0].value) is cst.Name and node.args[0].value.value == "self"):
-            name = node.args[1].value
-            key = name.evaluated_value if type(name) is cst.SimpleString else "*"
-            counts[key] = counts.get(key, 0) + 1
-        stack.extend(node.children)
+        if kind is cst.SimpleStatementLine or kind is cst.SimpleStatementSuite:
+            for small in node.body:
+                small_kind = type(small)
+                if small_kind is cst.Assign:
+                    for target in small.targets:
+                        count(target.target)
+                elif small_kind is cst.AnnAssign or small_kind is cst.AugAssign or small_kind is cst.Del:
+                    count(small.target)
+                elif small_kind is cst.Expr and type(small.value) is cst.Call:
+                    call = small.value
+                    if (type(call.func) is cst.Name and call.func.value == "setattr" and len(call.args) >= 2
+                            and type(call.args[0].value) is cst.Name and call.args[0].value.value == "self"):
+                        name = call.args[1].value
+                        key = name.evaluated_value if type(name) is cst.SimpleString else "*"
+                        counts[key] = counts.get(key, 0) + 1
+            continue
+        for attr in ("body", "orelse", "handlers", "finalbody", "cases"):
+            child = getattr(node, attr, None)
+            if child is None:
+                continue
+            if isinstance(child, (list, tuple)):
+                stack.extend(child)
+            else:
+                stack.append(child)
     return counts
 
 
