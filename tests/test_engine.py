@@ -311,3 +311,36 @@ def test_off_flags_need_a_single_false_assignment(extra, off):
         own.settle_off_flags(node, flags)
         facts = own
     assert ("debug" in facts.off_flags) is off
+
+
+def test_trace_rules_skip_branches_the_tracer_never_runs(tmp_path):
+    """`if not torch.jit.is_tracing():` and a switched-off flag: torch.jit.trace (checked on real torch: no
+    TracerWarning, same results on other inputs) never records them, so TR rules report nothing there; the
+    same code outside such a branch is reported."""
+    from compilelint.runtime_probe import observe
+    from tests.harness import Example, load_entry
+
+    code = '''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.debug = False
+        self.last_max = 0.0
+
+    def forward(self, x):
+        if not torch.jit.is_tracing():
+            self.last_max = float(x.abs().max())
+        if self.debug:
+            print(int(x.sum()))
+        return x * 2
+'''
+    path = tmp_path / "traced.py"
+    path.write_text(code)
+    assert not lint([str(path)], Config(select=["TR"], root=str(tmp_path)), jobs=1).findings
+    model, inputs = load_entry(path, Example(code, inputs="[(torch.randn(3, 4),), (torch.randn(5, 4),)]"))
+    report = observe.run_trace(model, inputs)
+    assert not report.warnings and not report.frozen and report.error is None, report
+    live = tmp_path / "live.py"
+    live.write_text(code.replace("if not torch.jit.is_tracing():", "if True:"))
+    assert {f.code for f in lint([str(live)], Config(select=["TR"], root=str(tmp_path)), jobs=1).findings}

@@ -691,6 +691,7 @@ _IS_COMPILING = {"torch.compiler.is_compiling", "torch._dynamo.is_compiling", "t
 
 # True while torch.export.export(strict=False) traces (verified on 2.13; is_dynamo_compiling() is False there).
 _IS_EXPORTING = (_IS_COMPILING - {"torch.compiler.is_dynamo_compiling"}) | {"torch.compiler.is_exporting"}
+_IS_TRACING = {"torch.jit.is_tracing", "torch._C._get_tracing_state"}
 
 
 def _is_compiling_test(test: cst.BaseExpression, ctx: "RuleContext", names: set[str] = _IS_COMPILING) -> bool | None:
@@ -706,6 +707,12 @@ def _is_compiling_test(test: cst.BaseExpression, ctx: "RuleContext", names: set[
             and ctx.class_facts is not None and test.attr.value in ctx.class_facts.off_flags):
         return False
     return None
+
+
+def dead_under_trace(ctx: "RuleContext", node: cst.CSTNode) -> bool:
+    """In a branch torch.jit.trace never records: `if not torch.jit.is_tracing(): ...`, the else of the
+    positive test, or under a switched-off flag (the tracer runs the Python code with the flag's value)."""
+    return dead_under_dynamo(ctx, node, _IS_TRACING)
 
 
 def off_flag_branch(ctx: "RuleContext", node: cst.CSTNode) -> bool:
