@@ -21,7 +21,8 @@ from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of, statement_lines
 from compilelint.analysis.script_support import dead_when_scripting, in_decorator
-from compilelint.analysis.tensors import ClassFacts, FunctionFacts, Kind, annotation_kind, infer_returns_tensor
+from compilelint.analysis.tensors import (ClassFacts, FunctionFacts, Kind, annotation_kind, infer_returns_tensor,
+                                         self_attr_assignments)
 from compilelint.findings import Finding, Fix
 from compilelint.rules.base import Rule
 from compilelint.rules.registry import SYNTAX_ERROR
@@ -263,6 +264,7 @@ class FileAnalyzer:
         self.summary = FileSummary(path=path, module=module_name, aliases=self.aliases)
         self.dispatch, self._by_type = _dispatch_tables(rules)
         self._class_facts: dict[str, ClassFacts] = {}
+        self._attr_assignments: dict[str, int] | None = None
         self.statement_index = 0
         self.ctx = RuleContext(self)
         self.globals_fact: ModuleGlobals | None = None
@@ -344,13 +346,15 @@ class FileAnalyzer:
         info = ClassInfo(key=key, name=name, bases=bases)
         self.summary.classes[name] = info
         facts = ClassFacts.from_class(node, self.aliases)
-        own_flags = set(facts.off_flags)
         # Attributes set up by a base class defined earlier in the same file (`class Head(_Base)`).
         for base in node.bases:
             inherited = self._class_facts.get(base.value.value) if type(base.value) is cst.Name else None
             if inherited is not None:
                 facts.inherit(inherited)
-        facts.settle_off_flags(node, own_flags)
+        if facts.off_flags:
+            if self._attr_assignments is None:  # once per file, only for files with a candidate flag
+                self._attr_assignments = self_attr_assignments(self.module)
+            facts.settle_off_flags(self._attr_assignments)
         self._class_facts[name] = facts
         returns = {s.name.value for s in node.body.body if type(s) is cst.FunctionDef and s.returns is not None
                    and annotation_kind(s.returns.annotation, self.aliases) is Kind.TENSOR}

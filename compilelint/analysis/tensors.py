@@ -153,8 +153,8 @@ class ClassFacts:
         # Tensors registered on the module (register_buffer/register_parameter, `= nn.Parameter(...)`):
         # module state the tracer reads through prim::GetAttr, so in-place updates to them are recorded.
         self.registered: set[str] = set()
-        # Switched-off flags: attributes `__init__` sets to False or None that nothing else in the class (or a
-        # subclass) assigns. torch.compile, torch.jit.trace and torch.export specialize on a plain attribute's
+        # Switched-off flags: attributes `__init__` sets to False or None that nothing else in the file assigns
+        # (a method, a subclass). torch.compile, torch.jit.trace and torch.export specialize on a plain attribute's
         # value, so they never take a branch on one (`if self.debug:`); TorchScript compiles both sides.
         self.off_flags: set[str] = set()
 
@@ -181,16 +181,14 @@ class ClassFacts:
                     facts.off_flags = _off_flag_candidates(stmt)
         return facts
 
-    def settle_off_flags(self, node: cst.ClassDef, own: set[str]) -> None:
-        """After `inherit`: keep the flags this class's own code assigns nowhere but in the one `= False` /
-        `= None` of its `__init__` (`own`: those statements' names); the body is walked only when there is a
-        flag to check."""
-        if self.off_flags:
-            counts = _self_attr_assignments(node.body)
-            if "*" in counts:  # setattr(self, name, ...) with a computed name: it may set any of them
-                self.off_flags = set()
-            else:
-                self.off_flags = {n for n in self.off_flags if counts.get(n, 0) == (1 if n in own else 0)}
+    def settle_off_flags(self, module_counts: dict[str, int]) -> None:
+        """After `inherit`: keep the flags whose one `= False` / `= None` in an `__init__` is the only
+        statement of the whole file that assigns `self.<name>` (`module_counts`: self_attr_assignments of
+        the module), so that no method, and no subclass in the file, can switch them on."""
+        if "*" in module_counts:  # setattr(self, name, ...) with a computed name: it may set any of them
+            self.off_flags = set()
+        else:
+            self.off_flags = {n for n in self.off_flags if module_counts.get(n, 0) == 1}
 
     def _scan_init(self, init: cst.FunctionDef, aliases: dict[str, str]) -> None:
         env = FunctionFacts(aliases, ClassFacts())
@@ -296,7 +294,7 @@ def _off_flag_candidates(init: cst.FunctionDef) -> set[str]:
     return out
 
 
-def _self_attr_assignments(block: cst.CSTNode) -> dict[str, int]:
+def self_attr_assignments(block: cst.CSTNode) -> dict[str, int]:
     """How many statements assign each `self.<name>` in `block` (=, +=, annotated, tuple targets, `del`,
     `setattr(self, "name", ...)`; "*" for a setattr with a computed name), at any statement depth. Walks
     statements only, not expressions (an attribute is assigned by a statement): cheap enough to run on
