@@ -600,10 +600,9 @@ def requires_grad(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 
 # One gate per call detector of BREAKS that only looks at some callees: each admits at least what the
-# detector's own first test does (a superset where that is simpler). Every rule's bad examples run through
-# the gated dispatch (tests/test_rule_examples.py), and tests/test_graph_breaks.py checks that a gate
-# admits what its detector fires on. Absent: detectors not about calls (branch) or about any callee
-# (disabled: functions the module disables; rnn: a submodule built as an RNN).
+# detector's own first test does (a superset where that is simpler). tests/test_engine.py::
+# test_call_gates_change_no_finding compares findings with and without the gates. Absent: detectors not about
+# calls (branch) or about any callee (disabled: functions the module disables; rnn: a submodule built as an RNN).
 CALL_GATES: dict[str, CallGate] = {
     "item": gate(methods={"item"}),
     "tolist": gate(methods={"tolist"}),
