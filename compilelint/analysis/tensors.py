@@ -77,7 +77,7 @@ _TENSOR_CLASSES = {"Tensor", "FloatTensor", "LongTensor", "BoolTensor", "IntTens
 
 # Ops whose output SIZE depends on tensor values.
 _DYNAMIC_SHAPE_OPS = {"nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "nms",
-                      "batched_nms", "repeat_interleave", "masked_select"}
+                      "batched_nms", "repeat_interleave", "masked_select", "bincount"}
 # Tensor methods / torch functions that keep a data-dependent first dimension data-dependent.
 _SHAPE_PRESERVING = {"squeeze", "unsqueeze", "view", "reshape", "flatten", "float", "long", "int", "bool",
                      "half", "double", "to", "type_as", "clone", "detach", "contiguous", "cpu", "cuda",
@@ -810,7 +810,7 @@ class FunctionFacts:
                 method = func.attr.value
                 if method in _DYNAMIC_SHAPE_OPS:
                     return True
-                if method in _SHAPE_PRESERVING and self.has_dynamic_shape(func.value):
+                if (method in _SHAPE_PRESERVING or method in _ELEMENTWISE) and self.has_dynamic_shape(func.value):
                     return True
                 if method in ("index_select", "gather") and any(self.has_dynamic_shape(a.value) for a in expr.args):
                     return True
@@ -825,6 +825,10 @@ class FunctionFacts:
             if name.startswith("torch.") and (last in _SHAPE_PRESERVING or last in _ELEMENTWISE) and expr.args:
                 return self.has_dynamic_shape(expr.args[0].value)
             return False
+        if type(expr) is cst.BinaryOperation:  # element-wise: `counts.sum() / counts.clamp(min=1)`
+            return self.has_dynamic_shape(expr.left) or self.has_dynamic_shape(expr.right)
+        if type(expr) is cst.UnaryOperation:
+            return self.has_dynamic_shape(expr.expression)
         if type(expr) is cst.Subscript:
             if self.kind(expr.value) is not Kind.TENSOR:
                 return False
