@@ -20,8 +20,8 @@ def launch(tuned, raw, grid, args: dict, config: triton.Config | None, interp_co
 
     ``config`` forces a configuration (tests use it to check several); under the interpreter the
     autotuner cannot time anything, so ``interp_config`` is used there. Once the autotuner has chosen a
-    config for this call's key, ``raw`` is launched with it directly: on an H200 host a launch through
-    ``Autotuner.run`` took 60 us of CPU time, the direct one 25-27 us (torch.softmax: 7 us).
+    config for this call's key, ``raw`` is launched with it directly: on one H200 host a (256, 12) softmax
+    took 60 us of CPU time through ``Autotuner.run`` and 30 us this way (torch.softmax: 11 us).
     """
     if config is None and interpreting(raw):
         config = interp_config
