@@ -206,6 +206,35 @@ def test_softmax_every_path(N, tile, chunked, hints):
     assert rel_err(y, softmax.reference(x.double())) < 1e-5
 
 
+@pytest.mark.parametrize("N,tile", [(64, 16), (70, 16)])
+def test_softmax_chunked_overflow_fallback(N, tile):
+    """The chunked path sums exp2(x - k) against one reference per row (the max of its first chunk). A
+    later value more than 88 above k overflows that sum: the row must take the safe online pass (GPU-checked
+    on the H200). Rows:
+    such a value (in the last chunk and in a middle one), a first chunk of -inf then large values, a row
+    of -inf only (zeros, as the other paths), an inf score (nan, as torch), a first chunk of -inf then
+    scores so low that their terms against the stand-in reference 0 underflow, and plain rows."""
+    from compilelint.kernels._common import rowwise_config
+
+    x = torch.randn(9, N, device=DEV) * 4
+    x[1, -1] = 200.0
+    x[2, 40] = 150.0  # (the base-2 exponent of 1e4 would carry a 1e-5 rounding error, as before this path)
+    x[3, :16] = -float("inf")
+    x[3, 30] = 95.0
+    x[4] = -float("inf")
+    x[5, 33] = float("inf")
+    x[7, :16] = -float("inf")  # then only scores whose terms against k = 0 underflow: all of them ...
+    x[7, 16:] = -1e4
+    x[8, :16] = -float("inf")  # ... or most of them (exp2 flushes below 2^-126 on the GPU)
+    x[8, 16:] = torch.linspace(-90.0, -87.0, N - 16)
+    y = softmax.softmax(x, out=poisoned(x.shape, torch.float32), config=rowwise_config(tile, 4, True, False))
+    ref = softmax.reference(x.double())
+    for r in (0, 1, 2, 3, 6, 7, 8):
+        assert rel_err(y[r], ref[r]) < 1e-5, r
+    assert torch.equal(y[4].cpu(), torch.zeros(N))
+    assert y[5].isnan().all() and ref[5].isnan().all()
+
+
 # ---------------------------------------------------------------- attention
 
 

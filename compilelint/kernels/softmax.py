@@ -3,9 +3,10 @@
 What it does: ``softmax(x, dim=-1)`` with max-subtraction and the sum in float32, output in x's dtype.
 As for the norms (``norms.py``; the config space is shared, ``_common.rowwise_configs``), the autotuner
 picks per width: several whole rows per program, one whole row in registers (1-D, unmasked at power-of-
-two widths), or one row in chunks: an online pass (per lane, a running max and a sum rescaled when the
-max moves; one exponential per element, no reduction inside the loop) and a normalising pass over the
-chunks in reverse (the ones read last by the first pass are the likeliest still in L2).
+two widths), or one row in chunks: a sum of exponentials against one reference per row (the max of its
+first chunk; one exponential and one add per element, no running max and no reduction inside the loop),
+with a safe online pass for the rare row it would overflow, then a normalising pass over the chunks in
+reverse (the ones read last by the first pass are the likeliest still in L2).
 
 Why: eager softmax on half-precision rows reaches about a quarter of memory bandwidth on an H200
 (issue 7's figures); a fused row kernel is limited only by the read and the write.
@@ -83,23 +84,15 @@ def _softmax_row(X, Y, N, stride_xm, stride_ym, EVEN_N: tl.constexpr, BLOCK_N: t
 
 
 @triton.jit
-def _softmax_chunked(X, Y, N, stride_xm, stride_ym, EVEN_N: tl.constexpr, BLOCK_N: tl.constexpr,
-                     HINTS: tl.constexpr):
-    row = tl.program_id(0).to(tl.int64)
-    x_row = X + row * stride_xm
-    y_row = Y + row * stride_ym
-    cols = tl.arange(0, BLOCK_N)
-    # Per lane, a running max m and a sum s of exp2(x - m) (base-2 units: x * log2(e)), with no reduction
-    # (no barrier) inside the loop, and still one exponential per element: e = exp2(-|x - m|) is either
-    # the new value's term (x <= m) or the factor that rescales the sum to a new max (x > m).
+def _online_stats(x_row, cols, N, EVEN_N: tl.constexpr, BLOCK_N: tl.constexpr):
+    """The row's max m and sum of exp2(x2 - m) (base-2 units: x2 = x * log2(e)), safe for any values: per
+    lane, a running max and a sum rescaled when the max moves, with no reduction (no barrier) inside the
+    loop and still one exponential per element: e = exp2(-|x2 - m|) is either the new value's term
+    (x2 <= m) or the factor that rescales the sum to a new max (x2 > m)."""
     m_vec = tl.full([BLOCK_N], -float("inf"), tl.float32)
     s_vec = tl.zeros([BLOCK_N], tl.float32)
     for start in range(0, N, BLOCK_N):
-        if HINTS:
-            x = _load_row(x_row + start, cols, N - start, EVEN_N, "evict_last")
-        else:
-            x = _load_row(x_row + start, cols, N - start, EVEN_N, "")
-        x2 = x * 1.4426950408889634
+        x2 = _load_row(x_row + start, cols, N - start, EVEN_N, "") * 1.4426950408889634
         d = x2 - m_vec
         e = tl.math.exp2(-tl.abs(d))
         e = tl.where(x2 == -float("inf"), 0.0, e)  # -inf - -inf is nan: a -inf score adds nothing
@@ -108,7 +101,40 @@ def _softmax_chunked(X, Y, N, stride_xm, stride_ym, EVEN_N: tl.constexpr, BLOCK_
         m_vec = tl.where(up, x2, m_vec)
     m = tl.max(m_vec, axis=0)
     m = tl.where(m == -float("inf"), 0.0, m)  # a row of -inf only: every term is 0
-    s = tl.sum(s_vec * tl.math.exp2(m_vec - m), axis=0)
+    return m, tl.sum(s_vec * tl.math.exp2(m_vec - m), axis=0)
+
+
+@triton.jit
+def _softmax_chunked(X, Y, N, stride_xm, stride_ym, EVEN_N: tl.constexpr, BLOCK_N: tl.constexpr,
+                     HINTS: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    x_row = X + row * stride_xm
+    y_row = Y + row * stride_ym
+    cols = tl.arange(0, BLOCK_N)
+    # One reference k for the whole row, the max of its first chunk: the sum of exp2(x2 - k) needs one
+    # exponential and one add per element, no running max. It overflows only where a later value exceeds
+    # k by more than 127 (base 2; 88 in x) or the row holds inf/nan; then the sum is not finite and the
+    # row takes the online pass instead (_online_stats: one more read, from L2). k's own term is 1, so
+    # terms that underflow (below 2^-126, flushed to zero on the GPU) are negligible; but where the whole
+    # first chunk is -inf, k is 0, not a value of the row, and a sum under 2^-64 may have lost every term
+    # that mattered: the online pass again (so rows of -inf only take it too).
+    if HINTS:
+        first = _load_row(x_row, cols, N, EVEN_N, "evict_last") * 1.4426950408889634
+    else:
+        first = _load_row(x_row, cols, N, EVEN_N, "") * 1.4426950408889634
+    k = tl.max(first, axis=0)
+    k = tl.where(k == -float("inf"), 0.0, k)  # a first chunk of -inf (masked): any finite reference
+    s_vec = tl.math.exp2(first - k)
+    for start in range(BLOCK_N, N, BLOCK_N):
+        if HINTS:
+            x = _load_row(x_row + start, cols, N - start, EVEN_N, "evict_last")
+        else:
+            x = _load_row(x_row + start, cols, N - start, EVEN_N, "")
+        s_vec += tl.math.exp2(x * 1.4426950408889634 - k)
+    s = tl.sum(s_vec, axis=0)
+    ref = k
+    if not ((s < float("inf")) & (s >= 5.421010862427522e-20)):  # inf, nan, or under 2^-64
+        ref, s = _online_stats(x_row, cols, N, EVEN_N, BLOCK_N)
     inv = 1.0 / tl.where(s == 0.0, 1.0, s)
     n_chunks = tl.cdiv(N, BLOCK_N)
     for i in range(0, n_chunks):
@@ -117,7 +143,7 @@ def _softmax_chunked(X, Y, N, stride_xm, stride_ym, EVEN_N: tl.constexpr, BLOCK_
             x = _load_row(x_row + start, cols, N - start, EVEN_N, "evict_first")
         else:
             x = _load_row(x_row + start, cols, N - start, EVEN_N, "")
-        y = tl.math.exp2(x * 1.4426950408889634 - m) * inv
+        y = tl.math.exp2(x * 1.4426950408889634 - ref) * inv
         _store_row(y_row + start, cols, N - start, y, EVEN_N)
 
 
@@ -127,8 +153,11 @@ def _softmax_kernel(X, Y, M, N, stride_xm, stride_ym, NP2: tl.constexpr, EVEN_N:
     """As _norm_kernel (norms.py): NP2 = next_pow2(N), EVEN_N = (N == NP2); TILE // NP2 whole rows per
     program, or one row in chunks of TILE when CHUNKED."""
     if CHUNKED:
-        # the width as a compile-time constant (as RMSNorm's) measured slower here (72% vs 77% at 2048x65536)
-        _softmax_chunked(X, Y, N, stride_xm, stride_ym, EVEN_N, TILE, HINTS)
+        if EVEN_N:  # the width as a compile-time constant (H200, 2048x65536 bf16, chunks of 16384, 32
+            # warps: 74% -> 86% of copy bandwidth; with chunks of 8192 it is slower, 84% -> 78%: timed)
+            _softmax_chunked(X, Y, NP2, stride_xm, stride_ym, EVEN_N, TILE, HINTS)
+        else:
+            _softmax_chunked(X, Y, N, stride_xm, stride_ym, EVEN_N, TILE, HINTS)
     elif TILE // NP2 == 1:
         if HINTS:
             _softmax_row(X, Y, N, stride_xm, stride_ym, EVEN_N, NP2, "evict_first")
