@@ -160,6 +160,49 @@ def test_norm_chunked_drifting_rows(N):
     assert rel_err(y, norms.reference_layer_norm(x.double(), None, None, 1e-5)) < 1e-5
 
 
+@pytest.mark.parametrize("is_rms,affine", [(False, True), (False, False), (True, True), (True, False)])
+def test_norm_resident_rows(is_rms, affine):
+    """The register-resident path (bf16 rows held as packed pairs; layer_norm/rms_norm take it for rows of
+    RESIDENT_N columns) on small rows: the reference's function, with rows on a large offset, drifting,
+    and of tiny spread, and every output rounded to bf16 as torch rounds (nearest even)."""
+    N = 256
+    x = torch.randn(5, N) * 3 + 1
+    x[1] = 500 + torch.randn(N)
+    x[2] = torch.arange(N) * 10.0
+    x[3] = 7 + torch.randn(N) * 1e-2
+    x = x.to(DEV, torch.bfloat16)
+    w = torch.randn(N, device=DEV, dtype=torch.bfloat16) if affine else None
+    b = torch.randn(N, device=DEV, dtype=torch.bfloat16) if affine and not is_rms else None
+    y = poisoned((5, N), torch.bfloat16)
+    norms.launch_resident(x, y, w if w is not None else x, b if b is not None else x, 1e-5, is_rms,
+                          w is not None, b is not None, num_warps=4)
+    if is_rms:
+        ref = norms.reference_rms(x.double(), None if w is None else w.double(), 1e-5)
+    else:
+        ref = norms.reference_layer_norm(x.double(), None if w is None else w.double(),
+                                         None if b is None else b.double(), 1e-5)
+    for r in range(5):
+        assert rel_err(y[r], ref[r]) < 5e-3, r
+    # bf16 rounding: at most one bf16 step from the float64 result rounded once
+    step = (ref.to(torch.bfloat16).double() - ref).abs().max()
+    assert (y.double() - ref).abs().max() <= 2 * step + 1e-6
+
+
+def test_norm_resident_fits():
+    """The launcher takes the resident path only for bf16 rows (and weights) of RESIDENT_N columns whose
+    rows and vectors are 4-byte aligned; anything else keeps the autotuned kernel."""
+    N = norms.RESIDENT_N
+    base = torch.randn(2, N + 2, dtype=torch.bfloat16)
+    w = torch.randn(N, dtype=torch.bfloat16)
+    x = base[:, :N]
+    y = torch.empty(2, N, dtype=torch.bfloat16)
+    assert norms.resident_fits(x, y, w, w)
+    assert not norms.resident_fits(base[:, 1:N + 1], y, w, w)  # rows 2 bytes off
+    assert not norms.resident_fits(x, y, w.float(), w)  # float32 weight
+    assert not norms.resident_fits(x.half(), y.half(), w.half(), w.half())
+    assert not norms.resident_fits(base[:, :N - 8], y[:, :N - 8], w[:N - 8], w[:N - 8])
+
+
 def test_norm_config_space():
     """The autotuner's prune leaves configs for every width, and each kept config covers the row."""
     for n in (1, 33, 1000, 4096, 8192, 32768, 65536, 262144):
@@ -472,6 +515,24 @@ def test_gpu_rowwise_large(N, dtype):
     assert rel_err(y, norms.reference_rms(x.double(), w.double())) < TOL[dtype]
     y = softmax.softmax(x, out=poisoned((M, N), dtype))
     assert rel_err(y, softmax.reference(x.double())) < TOL[dtype]
+
+
+@gpu
+@pytest.mark.gpu
+def test_gpu_norm_resident_64k():
+    """Rows of RESIDENT_N bf16 columns take the register-resident path (inline asm conversions, L2
+    prefetch for LayerNorm); a view 2 bytes off alignment takes the autotuned kernel. Both must match."""
+    N = norms.RESIDENT_N
+    base = (torch.randn(300, N + 1, device=DEV) * 3 + 1).to(torch.bfloat16)
+    w = torch.randn(N, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(N, device=DEV, dtype=torch.bfloat16)
+    for x in (base[:, :N], base[:, 1:]):
+        y = norms.layer_norm(x, w, b, out=poisoned(x.shape, torch.bfloat16))
+        assert rel_err(y, norms.reference_layer_norm(x.double(), w.double(), b.double())) < 5e-3
+        y = norms.layer_norm(x, None, None, out=poisoned(x.shape, torch.bfloat16))
+        assert rel_err(y, norms.reference_layer_norm(x.double())) < 5e-3
+        y = norms.rms_norm(x, w, out=poisoned(x.shape, torch.bfloat16))
+        assert rel_err(y, norms.reference_rms(x.double(), w.double())) < 5e-3
 
 
 @gpu

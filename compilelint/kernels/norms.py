@@ -15,6 +15,14 @@ One kernel, three shapes of work, chosen per row width by the autotuner (configs
   first. Optional L2 hints (``HINTS``: keep the row in L2 for the second pass, drop it after). Loops
   over a power-of-two width take it as a compile-time constant.
 
+bf16 rows of exactly ``RESIDENT_N`` (64K) columns with bf16 weights take a fourth shape, chosen by the
+launcher (not timed by the autotuner): the whole row held in registers as packed bf16 pairs, one program
+of 1024 threads per row, so each element is read from memory once and nothing is re-read from L2
+(``_norm_resident``; LayerNorm statistics: each lane's 8 values summarised exactly, lanes merged by one
+Welford reduction, and an L2 prefetch of the row a later program reads). H200, 4096x65536, fraction of
+copy bandwidth: LayerNorm 76-78% (chunked) -> 87.7%, RMSNorm 90% -> 94.4% (benchmarks/kernels.py, run 6
+in docs/bench/kernels_h200.txt).
+
 Weights and bias are loaded with ``evict_last`` (every row reads them). Rows up to ``MAX_FUSED_N`` may
 only take the register shapes under the CPU interpreter (its fixed configuration); on a GPU every width
 may take either, as timed.
@@ -34,12 +42,13 @@ import torch.nn.functional as F
 import triton
 import triton.language as tl
 
-from ._common import (as_rows, launch, next_pow2, rowwise_config, rowwise_configs, rowwise_grid,
+from ._common import (as_rows, interpreting, launch, next_pow2, rowwise_config, rowwise_configs, rowwise_grid,
                       rowwise_interp_config, rowwise_keep)
 
-__all__ = ["reference_layer_norm", "reference_rms", "layer_norm", "rms_norm", "CONFIGS", "MAX_FUSED_N"]
+__all__ = ["reference_layer_norm", "reference_rms", "layer_norm", "rms_norm", "CONFIGS", "MAX_FUSED_N", "RESIDENT_N"]
 
 MAX_FUSED_N = 32768
+RESIDENT_N = 65536  # the width the register-resident path serves: 1024 threads x 64 bf16 (32 registers)
 
 
 def reference_layer_norm(x, weight=None, bias=None, eps=1e-5):
@@ -230,6 +239,120 @@ def _norm_kernel(X, Y, W, B, M, N, stride_xm, stride_ym, eps,
             _norm_tile(X, Y, W, B, M, N, stride_xm, stride_ym, eps, IS_RMS, HAS_W, HAS_B, EVEN_N, TILE // NP2, NP2, "")
 
 
+# -- bf16 rows held in registers as packed pairs (RESIDENT_N) -------------------------------------------
+# Conversions go through inline asm on the GPU (ASM): asm that is not pure is never merged with another
+# conversion of the same pair, so the compiler cannot keep a float32 copy of the row alive across the
+# reductions (it did, and ptxas spilled). The CPU interpreter runs no asm: plain bit arithmetic there.
+
+
+@triton.jit
+def _pair_lo(v, ASM: tl.constexpr):
+    """The low bf16 of each int32 pair, as float32."""
+    if ASM:
+        return tl.inline_asm_elementwise("shl.b32 $0, $1, 16;", "=r,r", [v], dtype=tl.float32, is_pure=False,
+                                         pack=1)
+    return (v << 16).to(tl.float32, bitcast=True)
+
+
+@triton.jit
+def _pair_hi(v, ASM: tl.constexpr):
+    """The high bf16 of each int32 pair, as float32."""
+    if ASM:
+        return tl.inline_asm_elementwise("and.b32 $0, $1, 0xFFFF0000;", "=r,r", [v], dtype=tl.float32,
+                                         is_pure=False, pack=1)
+    return (v & -65536).to(tl.float32, bitcast=True)
+
+
+@triton.jit
+def _bf16_bits(f):
+    """float32 -> bf16 bits (round to nearest even) in the low 16 bits of an int32."""
+    b = f.to(tl.int32, bitcast=True)
+    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF
+
+
+@triton.jit
+def _pair_pack(lo, hi, ASM: tl.constexpr):
+    """Round lo and hi to bf16 and pack them, lo in the low half."""
+    if ASM:
+        return tl.inline_asm_elementwise("cvt.rn.bf16x2.f32 $0, $2, $1;", "=r,r,r", [lo, hi], dtype=tl.int32,
+                                         is_pure=True, pack=1)
+    return _bf16_bits(lo) | (_bf16_bits(hi) << 16)
+
+
+@triton.jit
+def _welford_combine(m1, q1, n1, m2, q2, n2):
+    """Two (mean, M2, count) summaries as one (Chan et al.)."""
+    n = n1 + n2
+    d = m2 - m1
+    w = tl.where(n == 0.0, 0.0, n2 / n)
+    return m1 + d * w, q1 + q2 + d * d * n1 * w, n
+
+
+@triton.jit
+def _pick(c0, c1, c2, c3, j: tl.constexpr):
+    return c0 if j == 0 else (c1 if j == 1 else (c2 if j == 2 else c3))
+
+
+@triton.jit
+def _norm_resident(X, Y, W, B, M, N: tl.constexpr, stride_xm, stride_ym, eps,
+                   IS_RMS: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr, PF: tl.constexpr,
+                   ASM: tl.constexpr):
+    """One bf16 row of N columns per program, loaded once as 4 chunks of N // 8 int32 pairs and kept in
+    registers through the statistics and the normalisation. PF > 0: prefetch the row PF programs later
+    into L2 while this one computes (about one row per SM ahead)."""
+    BLOCK: tl.constexpr = N // 8
+    row = tl.program_id(0).to(tl.int64)
+    x_pairs = (X + row * stride_xm).to(tl.pointer_type(tl.int32))
+    y_pairs = (Y + row * stride_ym).to(tl.pointer_type(tl.int32))
+    cols = tl.arange(0, BLOCK)
+    c0 = tl.load(x_pairs + cols, eviction_policy="evict_first")
+    c1 = tl.load(x_pairs + BLOCK + cols, eviction_policy="evict_first")
+    c2 = tl.load(x_pairs + 2 * BLOCK + cols, eviction_policy="evict_first")
+    c3 = tl.load(x_pairs + 3 * BLOCK + cols, eviction_policy="evict_first")
+    if PF > 0:
+        if ASM:
+            if row + PF < M:
+                lines = (X + (row + PF) * stride_xm).to(tl.pointer_type(tl.int8)) + tl.arange(0, N * 2 // 128) * 128
+                tl.inline_asm_elementwise("prefetch.global.L2 [$1]; mov.b32 $0, 0;", "=r,l", [lines],
+                                          dtype=tl.int32, is_pure=False, pack=1)
+    acc = tl.zeros([BLOCK], tl.float32)
+    if IS_RMS:
+        mean = 0.0
+        for j in tl.static_range(4):
+            c = _pick(c0, c1, c2, c3, j)
+            lo = _pair_lo(c, ASM)
+            hi = _pair_hi(c, ASM)
+            acc += lo * lo + hi * hi
+        rstd = tl.math.rsqrt(tl.sum(acc, axis=0) / N + eps)
+    else:
+        # each lane's 8 values: exact mean and M2 from registers; lanes merged by one reduction
+        for j in tl.static_range(4):
+            c = _pick(c0, c1, c2, c3, j)
+            acc += _pair_lo(c, ASM) + _pair_hi(c, ASM)
+        lane_mean = acc / 8.0
+        lane_m2 = tl.zeros([BLOCK], tl.float32)
+        for j in tl.static_range(4):
+            c = _pick(c0, c1, c2, c3, j)
+            dl = _pair_lo(c, ASM) - lane_mean
+            dh = _pair_hi(c, ASM) - lane_mean
+            lane_m2 += dl * dl + dh * dh
+        mean, m2, _ = tl.reduce((lane_mean, lane_m2, tl.full([BLOCK], 8.0, tl.float32)), 0, _welford_combine)
+        rstd = tl.math.rsqrt(m2 / N + eps)
+    for j in tl.static_range(4):
+        c = _pick(c0, c1, c2, c3, j)
+        lo = (_pair_lo(c, ASM) - mean) * rstd
+        hi = (_pair_hi(c, ASM) - mean) * rstd
+        if HAS_W:
+            w = tl.load(W.to(tl.pointer_type(tl.int32)) + j * BLOCK + cols, eviction_policy="evict_last")
+            lo *= _pair_lo(w, ASM)
+            hi *= _pair_hi(w, ASM)
+        if HAS_B:
+            b = tl.load(B.to(tl.pointer_type(tl.int32)) + j * BLOCK + cols, eviction_policy="evict_last")
+            lo += _pair_lo(b, ASM)
+            hi += _pair_hi(b, ASM)
+        tl.store(y_pairs + j * BLOCK + cols, _pair_pack(lo, hi, ASM))
+
+
 CONFIGS = rowwise_configs()
 keep_config = rowwise_keep
 _cfg = rowwise_config
@@ -251,11 +374,34 @@ def _norm(x, weight, bias, eps, is_rms, out, config):
         return out
     w = weight.contiguous() if weight is not None else x2  # dummy pointer when absent
     b = bias.contiguous() if bias is not None else x2
+    if config is None and resident_fits(x2, y2, w, b) and not interpreting(_norm_resident):
+        launch_resident(x2, y2, w, b, eps, is_rms, weight is not None, bias is not None)
+        return out
     np2 = next_pow2(N)
     args = dict(X=x2, Y=y2, W=w, B=b, M=M, N=N, stride_xm=x2.stride(0), stride_ym=y2.stride(0), eps=eps,
                 IS_RMS=is_rms, HAS_W=weight is not None, HAS_B=bias is not None, NP2=np2, EVEN_N=N == np2)
     launch(_tuned, _norm_kernel, rowwise_grid(M, np2), args, config, rowwise_interp_config(np2, MAX_FUSED_N))
     return out
+
+
+def resident_fits(x2, y2, w, b) -> bool:
+    """Whether the register-resident path serves these (M, N) rows: bf16 rows (and weights) of exactly
+    RESIDENT_N columns, every row and vector 4-byte aligned (they are read and written as int32 pairs)."""
+    tensors = (x2, y2, w, b)
+    return (x2.shape[1] == RESIDENT_N and all(t.dtype == torch.bfloat16 for t in tensors)
+            and all(t.data_ptr() % 4 == 0 for t in tensors) and x2.stride(0) % 2 == 0 and y2.stride(0) % 2 == 0)
+
+
+def launch_resident(x2, y2, w, b, eps, is_rms, has_w, has_b, num_warps=32):
+    """Launch _norm_resident on (M, N) bf16 rows, N a multiple of 8 * num_warps * 32 (tests call it with
+    small rows; the launcher with RESIDENT_N and 32 warps)."""
+    M, N = x2.shape
+    asm = not interpreting(_norm_resident)
+    # LayerNorm: prefetch about one row per SM ahead (+2.8 points at 4096x65536); RMSNorm timed 1 point
+    # slower with it (benchmarks/wide_rows_experiments.py)
+    pf = 0 if is_rms or not asm else torch.cuda.get_device_properties(x2.device).multi_processor_count
+    _norm_resident[(M,)](x2, y2, w, b, M, N, x2.stride(0), y2.stride(0), eps, IS_RMS=is_rms, HAS_W=has_w,
+                         HAS_B=has_b, PF=pf, ASM=asm, num_warps=num_warps)
 
 
 def layer_norm(x, weight=None, bias=None, eps=1e-5, out=None, config=None):
