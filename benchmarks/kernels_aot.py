@@ -5,7 +5,7 @@ fail to compile and shows which ones spill, before device time is spent on them.
     PYTHONPATH=. python3 benchmarks/kernels_aot.py [--arch 90] [--widths 8192 65536 ...] [--dtypes bf16 fp32]
 
 Every config the autotuner would try (after its prune) at each width, for RMSNorm, LayerNorm and
-softmax. Pointers and row strides are marked 16-divisible, as the runtime specialises them for
+softmax, then the norms' register-resident path for bf16 rows of 64K (the launcher's choice, not tuned). Pointers and row strides are marked 16-divisible, as the runtime specialises them for
 aligned rows. Nothing runs: this checks compilation, not results (tests/test_kernels.py does that).
 """
 
@@ -82,8 +82,36 @@ def main() -> int:
                         failures += 1
                         info = f"FAILED {type(e).__name__}: {str(e)[:300]}"
                     print(f"{kind:8s} N={n:<6d} {dt:5s} {str(c.kwargs):52s} warps={c.num_warps:<2d} {info}", flush=True)
+    failures += resident(target, a.arch)
     print(f"failures: {failures}")
     return 1 if failures else 0
+
+
+RESIDENT_SIG = {"X": "*bf16", "Y": "*bf16", "W": "*bf16", "B": "*bf16", "M": "i32", "N": "constexpr",
+                "stride_xm": "i32", "stride_ym": "i32", "eps": "fp32", "IS_RMS": "constexpr", "HAS_W": "constexpr",
+                "HAS_B": "constexpr", "PF": "constexpr", "ASM": "constexpr"}
+
+
+def resident(target, arch: int) -> int:
+    """The launcher's own path for bf16 rows of RESIDENT_N (norms._norm_resident; no autotuner configs),
+    as the launcher compiles it: 32 warps, inline asm, the prefetch for LayerNorm only."""
+    failures = 0
+    sig = {k: RESIDENT_SIG[k] for k in norms._norm_resident.arg_names}
+    attrs = {(i,): [["tt.divisibility", 16]] for i, (k, v) in enumerate(sig.items())
+             if v.startswith("*") or k.startswith("stride")}
+    for is_rms, has_w, has_b in ((False, True, True), (False, False, False), (True, True, False), (True, False, False)):
+        cx = dict(N=norms.RESIDENT_N, IS_RMS=is_rms, HAS_W=has_w, HAS_B=has_b, PF=0 if is_rms else 132, ASM=True)
+        try:
+            k = triton.compile(ASTSource(norms._norm_resident, sig, cx, attrs=attrs), target=target,
+                               options=dict(num_warps=32))
+            info = ptxas_info(k.asm["ptx"], arch)
+            failures += info.startswith("ptxas FAILED")
+        except Exception as e:
+            failures += 1
+            info = f"FAILED {type(e).__name__}: {str(e)[:300]}"
+        kind = "rms" if is_rms else "ln"
+        print(f"{kind:8s} N={norms.RESIDENT_N:<6d} bf16  resident W={has_w!s:5} B={has_b!s:5}{'':26s} warps=32 {info}", flush=True)
+    return failures
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from triton.testing import do_bench
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from compilelint.kernels import norms, softmax  # noqa: E402
 from compilelint.kernels._common import interpreting  # noqa: E402
-from compilelint.kernels.norms import _pair_hi, _pair_lo, _pair_pack, _pick  # noqa: E402
+from compilelint.kernels.norms import _load_row_pairs, _pair_hi, _pair_lo, _pair_pack, _pick  # noqa: E402
 
 
 @triton.jit
@@ -40,19 +40,9 @@ def resident_kernel(X, Y, W, B, M, N: tl.constexpr, stride_xm, stride_ym, eps, B
     registers: KIND 0 softmax; KIND 2 LayerNorm with the mean, then the variance (two block reductions,
     where norms._norm_resident merges exact per-lane statistics in one)."""
     row = tl.program_id(0).to(tl.int64)
-    xi = (X + row * stride_xm).to(tl.pointer_type(tl.int32))
     yi = (Y + row * stride_ym).to(tl.pointer_type(tl.int32))
     cols = tl.arange(0, BLOCK)
-    c0 = tl.load(xi + cols, eviction_policy="evict_first")
-    c1 = tl.load(xi + BLOCK + cols, eviction_policy="evict_first")
-    c2 = tl.load(xi + 2 * BLOCK + cols, eviction_policy="evict_first")
-    c3 = tl.load(xi + 3 * BLOCK + cols, eviction_policy="evict_first")
-    if PF > 0:  # pull the row a program PF later will read into L2 while this one computes
-        if ASM:
-            if row + PF < M:
-                p = (X + (row + PF) * stride_xm).to(tl.pointer_type(tl.int8)) + tl.arange(0, N * 2 // 128) * 128
-                tl.inline_asm_elementwise("prefetch.global.L2 [$1]; mov.b32 $0, 0;", "=r,l", [p], dtype=tl.int32,
-                                          is_pure=False, pack=1)
+    c0, c1, c2, c3 = _load_row_pairs(X, row, M, N, stride_xm, PF, ASM)
     L2E: tl.constexpr = 1.4426950408889634
     if KIND == 0:
         mv = tl.maximum(_pair_lo(c0, ASM), _pair_hi(c0, ASM))

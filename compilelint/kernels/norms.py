@@ -294,6 +294,26 @@ def _pick(c0, c1, c2, c3, j: tl.constexpr):
 
 
 @triton.jit
+def _load_row_pairs(X, row, M, N: tl.constexpr, stride_xm, PF: tl.constexpr, ASM: tl.constexpr):
+    """Row `row` of bf16 X as 4 chunks of N // 8 int32 pairs, read once (evict_first: nothing reads it
+    again). PF > 0 (GPU): then prefetch row + PF into L2, for the program that will read it."""
+    BLOCK: tl.constexpr = N // 8
+    pairs = (X + row * stride_xm).to(tl.pointer_type(tl.int32))
+    cols = tl.arange(0, BLOCK)
+    c0 = tl.load(pairs + cols, eviction_policy="evict_first")
+    c1 = tl.load(pairs + BLOCK + cols, eviction_policy="evict_first")
+    c2 = tl.load(pairs + 2 * BLOCK + cols, eviction_policy="evict_first")
+    c3 = tl.load(pairs + 3 * BLOCK + cols, eviction_policy="evict_first")
+    if PF > 0:
+        if ASM:
+            if row + PF < M:
+                lines = (X + (row + PF) * stride_xm).to(tl.pointer_type(tl.int8)) + tl.arange(0, N * 2 // 128) * 128
+                tl.inline_asm_elementwise("prefetch.global.L2 [$1]; mov.b32 $0, 0;", "=r,l", [lines],
+                                          dtype=tl.int32, is_pure=False, pack=1)
+    return c0, c1, c2, c3
+
+
+@triton.jit
 def _norm_resident(X, Y, W, B, M, N: tl.constexpr, stride_xm, stride_ym, eps,
                    IS_RMS: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr, PF: tl.constexpr,
                    ASM: tl.constexpr):
@@ -302,19 +322,9 @@ def _norm_resident(X, Y, W, B, M, N: tl.constexpr, stride_xm, stride_ym, eps,
     into L2 while this one computes (about one row per SM ahead)."""
     BLOCK: tl.constexpr = N // 8
     row = tl.program_id(0).to(tl.int64)
-    x_pairs = (X + row * stride_xm).to(tl.pointer_type(tl.int32))
     y_pairs = (Y + row * stride_ym).to(tl.pointer_type(tl.int32))
     cols = tl.arange(0, BLOCK)
-    c0 = tl.load(x_pairs + cols, eviction_policy="evict_first")
-    c1 = tl.load(x_pairs + BLOCK + cols, eviction_policy="evict_first")
-    c2 = tl.load(x_pairs + 2 * BLOCK + cols, eviction_policy="evict_first")
-    c3 = tl.load(x_pairs + 3 * BLOCK + cols, eviction_policy="evict_first")
-    if PF > 0:
-        if ASM:
-            if row + PF < M:
-                lines = (X + (row + PF) * stride_xm).to(tl.pointer_type(tl.int8)) + tl.arange(0, N * 2 // 128) * 128
-                tl.inline_asm_elementwise("prefetch.global.L2 [$1]; mov.b32 $0, 0;", "=r,l", [lines],
-                                          dtype=tl.int32, is_pure=False, pack=1)
+    c0, c1, c2, c3 = _load_row_pairs(X, row, M, N, stride_xm, PF, ASM)
     acc = tl.zeros([BLOCK], tl.float32)
     if IS_RMS:
         mean = 0.0

@@ -5,8 +5,8 @@ As for the norms (``norms.py``; the config space is shared, ``_common.rowwise_co
 picks per width: several whole rows per program, one whole row in registers (1-D, unmasked at power-of-
 two widths), or one row in chunks: a sum of exponentials against one reference per row (the max of its
 first chunk; one exponential and one add per element, no running max and no reduction inside the loop),
-with a safe online pass for the rare row it would overflow, then a normalising pass over the chunks in
-reverse (the ones read last by the first pass are the likeliest still in L2).
+with a safe online pass for the rare row it would overflow or underflow, then a normalising pass over
+the chunks in reverse (the ones read last by the first pass are the likeliest still in L2).
 
 Why: eager softmax on half-precision rows reaches about a quarter of memory bandwidth on an H200
 (issue 7's figures); a fused row kernel is limited only by the read and the write.
