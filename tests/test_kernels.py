@@ -253,10 +253,10 @@ def test_softmax_every_path(N, tile, chunked, hints):
 def test_softmax_chunked_overflow_fallback(N, tile):
     """The chunked path sums exp2(x - k) against one reference per row (the max of its first chunk). A
     later value more than 88 above k overflows that sum: the row must take the safe online pass (GPU-checked
-    on the H200). Rows:
-    such a value (in the last chunk and in a middle one), a first chunk of -inf then large values, a row
-    of -inf only (zeros, as the other paths), an inf score (nan, as torch), a first chunk of -inf then
-    scores so low that their terms against the stand-in reference 0 underflow, and plain rows."""
+    on the H200). Rows: such a value (in the last chunk and in a middle one), a first chunk of -inf then
+    large values, a row of -inf only (zeros, as the other paths), an inf score (nan, as torch), a first
+    chunk of -inf then scores so low that their terms against the stand-in reference 0 underflow, and
+    plain rows."""
     from compilelint.kernels._common import rowwise_config
 
     x = torch.randn(9, N, device=DEV) * 4
@@ -523,10 +523,11 @@ def test_gpu_norm_resident_64k():
     """Rows of RESIDENT_N bf16 columns take the register-resident path (inline asm conversions, L2
     prefetch for LayerNorm); a view 2 bytes off alignment takes the autotuned kernel. Both must match."""
     N = norms.RESIDENT_N
-    base = (torch.randn(300, N + 1, device=DEV) * 3 + 1).to(torch.bfloat16)
+    base = (torch.randn(300, N + 2, device=DEV) * 3 + 1).to(torch.bfloat16)
     w = torch.randn(N, device=DEV, dtype=torch.bfloat16)
     b = torch.randn(N, device=DEV, dtype=torch.bfloat16)
-    for x in (base[:, :N], base[:, 1:]):
+    for x, resident in ((base[:, :N], True), (base[:, 1:N + 1], False)):
+        assert norms.resident_fits(x, x, w, b) == resident
         y = norms.layer_norm(x, w, b, out=poisoned(x.shape, torch.bfloat16))
         assert rel_err(y, norms.reference_layer_norm(x.double(), w.double(), b.double())) < 5e-3
         y = norms.layer_norm(x, None, None, out=poisoned(x.shape, torch.bfloat16))
