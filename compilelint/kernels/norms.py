@@ -19,9 +19,9 @@ bf16 rows of exactly ``RESIDENT_N`` (64K) columns with bf16 weights take a fourt
 launcher (not timed by the autotuner): the whole row held in registers as packed bf16 pairs, one program
 of 1024 threads per row, so each element is read from memory once and nothing is re-read from L2
 (``_norm_resident``; LayerNorm statistics: each lane's 8 values summarised exactly, lanes merged by one
-Welford reduction, and an L2 prefetch of the row a later program reads). H200, 4096x65536, fraction of
-copy bandwidth: LayerNorm 76-78% (chunked) -> 87.7%, RMSNorm 90% -> 94.4% (benchmarks/kernels.py, run 6
-in docs/bench/kernels_h200.txt).
+Welford reduction, an L2 prefetch of the row a later program reads, and cache hints that keep most of
+weight and bias in L1). H200, 4096x65536, fraction of copy bandwidth: LayerNorm 76-78% (chunked) -> 92.0%,
+RMSNorm 90% -> 96.9% (benchmarks/kernels.py, run 7 in docs/bench/kernels_h200.txt).
 
 Weights and bias are loaded with ``evict_last`` (every row reads them). Rows up to ``MAX_FUSED_N`` may
 only take the register shapes under the CPU interpreter (its fixed configuration); on a GPU every width
@@ -294,16 +294,26 @@ def _pick(c0, c1, c2, c3, j: tl.constexpr):
 
 
 @triton.jit
-def _load_row_pairs(X, row, M, N: tl.constexpr, stride_xm, PF: tl.constexpr, ASM: tl.constexpr):
-    """Row `row` of bf16 X as 4 chunks of N // 8 int32 pairs, read once (evict_first: nothing reads it
-    again). PF > 0 (GPU): then prefetch row + PF into L2, for the program that will read it."""
+def _load_pairs(ptr, L1: tl.constexpr):
+    """int32 pairs read once. L1: through L1, marked evict_first there and in L2 (so a row prefetched into
+    L2 for a later program outlives this one); else .cg, around L1 (which then keeps the weights)."""
+    if L1:
+        return tl.load(ptr, eviction_policy="evict_first")
+    return tl.load(ptr, cache_modifier=".cg")
+
+
+@triton.jit
+def _load_row_pairs(X, row, M, N: tl.constexpr, stride_xm, PF: tl.constexpr, ASM: tl.constexpr,
+                    L1: tl.constexpr = True):
+    """Row `row` of bf16 X as 4 chunks of N // 8 int32 pairs, read once (_load_pairs; L1 as there).
+    PF > 0 (GPU): then prefetch row + PF into L2, for the program that will read it."""
     BLOCK: tl.constexpr = N // 8
     pairs = (X + row * stride_xm).to(tl.pointer_type(tl.int32))
     cols = tl.arange(0, BLOCK)
-    c0 = tl.load(pairs + cols, eviction_policy="evict_first")
-    c1 = tl.load(pairs + BLOCK + cols, eviction_policy="evict_first")
-    c2 = tl.load(pairs + 2 * BLOCK + cols, eviction_policy="evict_first")
-    c3 = tl.load(pairs + 3 * BLOCK + cols, eviction_policy="evict_first")
+    c0 = _load_pairs(pairs + cols, L1)
+    c1 = _load_pairs(pairs + BLOCK + cols, L1)
+    c2 = _load_pairs(pairs + 2 * BLOCK + cols, L1)
+    c3 = _load_pairs(pairs + 3 * BLOCK + cols, L1)
     if PF > 0:
         if ASM:
             if row + PF < M:
@@ -319,12 +329,20 @@ def _norm_resident(X, Y, W, B, M, N: tl.constexpr, stride_xm, stride_ym, eps,
                    ASM: tl.constexpr):
     """One bf16 row of N columns per program, loaded once as 4 chunks of N // 8 int32 pairs and kept in
     registers through the statistics and the normalisation. PF > 0: prefetch the row PF programs later
-    into L2 while this one computes (about one row per SM ahead)."""
+    into L2 while this one computes (about one row per SM ahead).
+
+    Cache hints, because every row re-reads weight and bias (LayerNorm: as many bytes as x and y together)
+    and L2 throughput, not DRAM, was the limit (ncu, H200 4096x65536: L2 90%, DRAM 80%). L1 (256 KB with
+    shared memory on an H100/H200) cannot hold both: the weight and the first half of the bias are kept
+    there (evict_last), the second half of the bias goes around it (.cg). RMSNorm reads x around L1 so
+    the whole weight stays; LayerNorm reads x through L1 as evict_first, whose L2 half keeps the
+    prefetched rows alive (x read .cg timed 77%), and writes y evict_first in L2 too. Timed on the H200
+    (benchmarks/wide_rows_cache_hints.py): LayerNorm 87.2% -> 92.1% of copy, RMSNorm 93.7% -> 96.8%."""
     BLOCK: tl.constexpr = N // 8
     row = tl.program_id(0).to(tl.int64)
     y_pairs = (Y + row * stride_ym).to(tl.pointer_type(tl.int32))
     cols = tl.arange(0, BLOCK)
-    c0, c1, c2, c3 = _load_row_pairs(X, row, M, N, stride_xm, PF, ASM)
+    c0, c1, c2, c3 = _load_row_pairs(X, row, M, N, stride_xm, PF, ASM, not IS_RMS)
     acc = tl.zeros([BLOCK], tl.float32)
     if IS_RMS:
         mean = 0.0
@@ -357,10 +375,17 @@ def _norm_resident(X, Y, W, B, M, N: tl.constexpr, stride_xm, stride_ym, eps,
             lo *= _pair_lo(w, ASM)
             hi *= _pair_hi(w, ASM)
         if HAS_B:
-            b = tl.load(B.to(tl.pointer_type(tl.int32)) + j * BLOCK + cols, eviction_policy="evict_last")
+            b_ptr = B.to(tl.pointer_type(tl.int32)) + j * BLOCK + cols
+            if j < 2:
+                b = tl.load(b_ptr, eviction_policy="evict_last")
+            else:
+                b = tl.load(b_ptr, cache_modifier=".cg")
             lo += _pair_lo(b, ASM)
             hi += _pair_hi(b, ASM)
-        tl.store(y_pairs + j * BLOCK + cols, _pair_pack(lo, hi, ASM))
+        if IS_RMS:
+            tl.store(y_pairs + j * BLOCK + cols, _pair_pack(lo, hi, ASM))
+        else:
+            tl.store(y_pairs + j * BLOCK + cols, _pair_pack(lo, hi, ASM), eviction_policy="evict_first")
 
 
 CONFIGS = rowwise_configs()
