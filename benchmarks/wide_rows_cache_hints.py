@@ -28,12 +28,13 @@ import torch
 import torch.nn.functional as F
 import triton
 import triton.language as tl
-from triton.testing import do_bench
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compilelint.kernels import norms, softmax  # noqa: E402
 from compilelint.kernels._common import rowwise_config  # noqa: E402
-from compilelint.kernels.norms import _load_row_pairs, _pair_hi, _pair_lo, _pair_pack, _pick, _welford_combine  # noqa: E402
+from compilelint.kernels.norms import _load_row_pairs, _pair_hi, _pair_lo, _pair_pack, _pick, _resident_stats  # noqa: E402
+from wide_rows_experiments import bench, copy_tbps  # noqa: E402
 
 
 @triton.jit
@@ -51,26 +52,7 @@ def hinted_norm(X, Y, W, B, M, N: tl.constexpr, stride_xm, stride_ym, eps, IS_RM
     y_pairs = (Y + row * stride_ym).to(tl.pointer_type(tl.int32))
     cols = tl.arange(0, BLOCK)
     c0, c1, c2, c3 = _load_row_pairs(X, row, M, N, stride_xm, PF, True, not X_CG)
-    acc = tl.zeros([BLOCK], tl.float32)
-    if IS_RMS:
-        mean = 0.0
-        for j in tl.static_range(4):
-            c = _pick(c0, c1, c2, c3, j)
-            acc += _pair_lo(c, True) * _pair_lo(c, True) + _pair_hi(c, True) * _pair_hi(c, True)
-        rstd = tl.math.rsqrt(tl.sum(acc, axis=0) / N + eps)
-    else:
-        for j in tl.static_range(4):
-            c = _pick(c0, c1, c2, c3, j)
-            acc += _pair_lo(c, True) + _pair_hi(c, True)
-        lane_mean = acc / 8.0
-        lane_m2 = tl.zeros([BLOCK], tl.float32)
-        for j in tl.static_range(4):
-            c = _pick(c0, c1, c2, c3, j)
-            dl = _pair_lo(c, True) - lane_mean
-            dh = _pair_hi(c, True) - lane_mean
-            lane_m2 += dl * dl + dh * dh
-        mean, m2, _ = tl.reduce((lane_mean, lane_m2, tl.full([BLOCK], 8.0, tl.float32)), 0, _welford_combine)
-        rstd = tl.math.rsqrt(m2 / N + eps)
+    mean, rstd = _resident_stats(c0, c1, c2, c3, N, eps, IS_RMS, True)
     for j in tl.static_range(4):
         c = _pick(c0, c1, c2, c3, j)
         w = _pairs(W, j, BLOCK, cols, True)
@@ -121,16 +103,7 @@ NORM_VARIANTS = [  # (label, is_rms, PF, X_CG, B_L1, Y_EF)
 
 
 def main() -> None:
-    def bench(fn):
-        fn()
-        torch.cuda.synchronize()
-        return do_bench(fn, warmup=25, rep=100, return_mode="median")
-
-    a = torch.randn(1 << 29, device="cuda", dtype=torch.bfloat16)
-    c = torch.empty_like(a)
-    copy = (1 << 31) / bench(lambda: c.copy_(a)) / 1e9
-    del a, c
-    print(f"copy {copy:.2f} TB/s (2 GiB moved)")
+    copy = copy_tbps()
     torch.manual_seed(0)
     M, N = 4224, 65536  # 4096 rows for the norms; up to 4224 (32 x 132) for softmax
     x = torch.randn(M, N, device="cuda", dtype=torch.bfloat16) * 2 + 3

@@ -324,6 +324,36 @@ def _load_row_pairs(X, row, M, N: tl.constexpr, stride_xm, PF: tl.constexpr, ASM
 
 
 @triton.jit
+def _resident_stats(c0, c1, c2, c3, N: tl.constexpr, eps, IS_RMS: tl.constexpr, ASM: tl.constexpr):
+    """(mean, rstd) of a row held as 4 chunks of int32 bf16 pairs (RMSNorm: mean 0). LayerNorm: each
+    lane's 8 values give an exact mean and M2 from registers; the lanes merge in one Welford reduction."""
+    BLOCK: tl.constexpr = N // 8
+    acc = tl.zeros([BLOCK], tl.float32)
+    if IS_RMS:
+        mean = 0.0
+        for j in tl.static_range(4):
+            c = _pick(c0, c1, c2, c3, j)
+            lo = _pair_lo(c, ASM)
+            hi = _pair_hi(c, ASM)
+            acc += lo * lo + hi * hi
+        rstd = tl.math.rsqrt(tl.sum(acc, axis=0) / N + eps)
+    else:
+        for j in tl.static_range(4):
+            c = _pick(c0, c1, c2, c3, j)
+            acc += _pair_lo(c, ASM) + _pair_hi(c, ASM)
+        lane_mean = acc / 8.0
+        lane_m2 = tl.zeros([BLOCK], tl.float32)
+        for j in tl.static_range(4):
+            c = _pick(c0, c1, c2, c3, j)
+            dl = _pair_lo(c, ASM) - lane_mean
+            dh = _pair_hi(c, ASM) - lane_mean
+            lane_m2 += dl * dl + dh * dh
+        mean, m2, _ = tl.reduce((lane_mean, lane_m2, tl.full([BLOCK], 8.0, tl.float32)), 0, _welford_combine)
+        rstd = tl.math.rsqrt(m2 / N + eps)
+    return mean, rstd
+
+
+@triton.jit
 def _norm_resident(X, Y, W, B, M, N: tl.constexpr, stride_xm, stride_ym, eps,
                    IS_RMS: tl.constexpr, HAS_W: tl.constexpr, HAS_B: tl.constexpr, PF: tl.constexpr,
                    ASM: tl.constexpr):
@@ -343,29 +373,7 @@ def _norm_resident(X, Y, W, B, M, N: tl.constexpr, stride_xm, stride_ym, eps,
     y_pairs = (Y + row * stride_ym).to(tl.pointer_type(tl.int32))
     cols = tl.arange(0, BLOCK)
     c0, c1, c2, c3 = _load_row_pairs(X, row, M, N, stride_xm, PF, ASM, not IS_RMS)
-    acc = tl.zeros([BLOCK], tl.float32)
-    if IS_RMS:
-        mean = 0.0
-        for j in tl.static_range(4):
-            c = _pick(c0, c1, c2, c3, j)
-            lo = _pair_lo(c, ASM)
-            hi = _pair_hi(c, ASM)
-            acc += lo * lo + hi * hi
-        rstd = tl.math.rsqrt(tl.sum(acc, axis=0) / N + eps)
-    else:
-        # each lane's 8 values: exact mean and M2 from registers; lanes merged by one reduction
-        for j in tl.static_range(4):
-            c = _pick(c0, c1, c2, c3, j)
-            acc += _pair_lo(c, ASM) + _pair_hi(c, ASM)
-        lane_mean = acc / 8.0
-        lane_m2 = tl.zeros([BLOCK], tl.float32)
-        for j in tl.static_range(4):
-            c = _pick(c0, c1, c2, c3, j)
-            dl = _pair_lo(c, ASM) - lane_mean
-            dh = _pair_hi(c, ASM) - lane_mean
-            lane_m2 += dl * dl + dh * dh
-        mean, m2, _ = tl.reduce((lane_mean, lane_m2, tl.full([BLOCK], 8.0, tl.float32)), 0, _welford_combine)
-        rstd = tl.math.rsqrt(m2 / N + eps)
+    mean, rstd = _resident_stats(c0, c1, c2, c3, N, eps, IS_RMS, ASM)
     for j in tl.static_range(4):
         c = _pick(c0, c1, c2, c3, j)
         lo = (_pair_lo(c, ASM) - mean) * rstd
