@@ -100,7 +100,7 @@ def main() -> int:
         found[Path(f.path).resolve()].append(f)
 
     scored = [p for p in files if truth[p][0] != "skip"]
-    tp = fn = fp = tn = located = 0
+    tp = fn = fp = tn = located = lineless = 0
     per_class: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # class -> [predicted, failures]
     misses, fps, masked, others = [], [], [], []
     for p in scored:
@@ -117,9 +117,12 @@ def main() -> int:
             if right:
                 tp += 1
                 per_class[label][0] += 1
-                located += line in right
-                if line not in right:
-                    misses.append(f"  not located: {rel}: torch line {line} vs findings {right}")
+                if line is None:  # torch names no line (an error about the whole traced program)
+                    lineless += 1
+                else:
+                    located += line in right
+                    if line not in right:
+                        misses.append(f"  not located: {rel}: torch line {line} vs findings {right}")
             else:
                 fn += 1
                 misses.append(f"  missed: {rel}:{line}: {error}")
@@ -143,7 +146,8 @@ def main() -> int:
     precision = tp / (tp + fp) if tp + fp else 1.0
     recall = tp / (tp + fn) if tp + fn else 1.0
     print(f"\nmodules exporting fine with no EX finding: {tn}")
-    print(f"precision {precision:.3f}   recall {recall:.3f}   located {located}/{tp} (a claiming finding on torch's line)")
+    print(f"precision {precision:.3f}   recall {recall:.3f}   located {located}/{tp - lineless} (a claiming finding on "
+          f"torch's line; {lineless} more failures name no line)")
     if misses:
         print("\nmisses:")
         print("\n".join(misses))

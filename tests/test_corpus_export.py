@@ -3,7 +3,7 @@ the whole corpus: 304 modules).
 
 For each sampled module: torch.export.export(strict=False) fails exactly when the EX rules report something,
 with an error that one of the reporting rules claims (its `torch_error`), and a finding of such a rule sits on
-the line torch names.
+the line torch names (where torch names one: errors about the traced program as a whole name none).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ SAMPLE = ("dynamo/adaptive_depth.py", "dynamo/attention_mask_assert.py", "dynamo
           "dynamo/detection_count.py", "dynamo/early_stop_decoder.py", "dynamo/action_chunking.py",
           "dynamo/anchor_matcher.py", "dynamo/capacity_router.py", "dynamo/iou_association.py",
           "dynamo/kalman_filter.py", "dynamo/attention_entropy_numpy.py", "dynamo/cross_attention_snapshot.py",
-          "torchscript/det_box_coder_numpy.py")
+          "torchscript/det_box_coder_numpy.py", "torchscript/det_postproc_dataclass.py", "dynamo/gradient_penalty.py")
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,8 @@ def test_ex_findings_match_torch_export(name, findings):
     found = findings[path]
     if kind == "fail":
         assert codes, f"{name}: export failed with an error no EX rule claims: {error}"
-        assert any(ln == line and code in codes for ln, code in found), \
+        # an error that names no line (line None) is matched by the claiming rule alone
+        assert any((ln == line or line is None) and code in codes for ln, code in found), \
             f"{name}: export failed at line {line} ({error}); EX findings {sorted(found)}"
     else:
         assert kind == "ok", f"{name}: {error}"

@@ -4,8 +4,9 @@ Two kinds of facts live here:
 
 * `ModuleFacts`: what a file sets up at module level that changes Dynamo's verdicts
   (`torch._dynamo.config.capture_scalar_outputs`, `capture_dynamic_output_shape_ops`,
-  `reorderable_logging_functions`), which of its functions are `@torch.compiler.disable`d, and which
-  module-level names are `logging.Logger`s.
+  `reorderable_logging_functions`), which of its functions are `@torch.compiler.disable`d, which
+  module-level names are `logging.Logger`s, and (for the export rules) which of its classes are
+  dataclasses and which are registered with torch's pytree (so export accepts them as outputs).
 * `BREAKS`: one detector per graph-break construct, each `(node, ctx) -> gb_id | None`, checked on
   torch 2.13 (see each GB rule's examples). A GB rule calls its own detector; GB410 (graph break in
   a loop) calls all of them, so the two never disagree about what breaks.
@@ -29,6 +30,11 @@ if TYPE_CHECKING:
 
 _CONFIG = "torch._dynamo.config."
 _DISABLE = {"torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo"}
+_DATACLASS = {"dataclasses.dataclass"}
+# registering a class as a pytree node (a call with the class first, or a class decorator)
+_PYTREE_REGISTER = {"torch.export.register_dataclass", "torch.utils._pytree.register_dataclass",
+                    "torch.utils._pytree.register_pytree_node", "torch.utils._pytree._register_pytree_node",
+                    "torch.utils._pytree.register_constant"}
 
 
 @dataclass
@@ -41,6 +47,9 @@ class ModuleFacts:
     disabled: set[str] = field(default_factory=set)
     # Module-level names bound to logging.getLogger(...).
     loggers: set[str] = field(default_factory=set)
+    # Module-level classes decorated with @dataclass, and names registered as pytree nodes.
+    dataclasses: set[str] = field(default_factory=set)
+    pytree_registered: set[str] = field(default_factory=set)
 
     @classmethod
     def from_module(cls, module: cst.Module, aliases: dict[str, str]) -> "ModuleFacts":
@@ -59,6 +68,12 @@ class ModuleFacts:
                 if decorators & _DISABLE:
                     self.disabled.add(f"{class_name}.{stmt.name.value}" if class_name else stmt.name.value)
             elif type(stmt) is cst.ClassDef and class_name is None:
+                decorators = {qualify(d.decorator.func if type(d.decorator) is cst.Call else d.decorator, aliases)
+                              for d in stmt.decorators}
+                if decorators & _DATACLASS:
+                    self.dataclasses.add(stmt.name.value)
+                if decorators & _PYTREE_REGISTER:
+                    self.pytree_registered.add(stmt.name.value)
                 self._scan(stmt.body.body, aliases, stmt.name.value)
             elif type(stmt) in (cst.If, cst.Try) and class_name is None:
                 self._scan(stmt.body.body, aliases, None)
@@ -85,6 +100,9 @@ class ModuleFacts:
                 self.reorderable |= _names_in(small.value, aliases)
         elif type(small) is cst.Expr and type(small.value) is cst.Call:
             func = small.value.func
+            args = small.value.args
+            if args and type(args[0].value) is cst.Name and qualify(func, aliases) in _PYTREE_REGISTER:
+                self.pytree_registered.add(args[0].value.value)
             if type(func) is cst.Attribute and func.attr.value in ("add", "update"):
                 if qualify(func.value, aliases) == _CONFIG + "reorderable_logging_functions":
                     for arg in small.value.args:

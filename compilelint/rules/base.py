@@ -74,6 +74,9 @@ class Rule:
     has_fix: ClassVar[bool] = False
     # Export rules: torch's error for a bad example must contain one of these (tests/harness.py).
     torch_error: ClassVar[tuple[str, ...]] = ()
+    # Export rules: False where torch's error names no line of the user's code (raised after tracing, about
+    # the whole program): the harness then checks a bad example by the error text alone.
+    torch_names_line: ClassVar[bool] = True
     # The calls this rule's visit_Call can report on (compilelint.analysis.calls.CallGate); the analyzer
     # skips its visit_Call for every other call. None: every call.
     call_gate: ClassVar[Any] = None

@@ -1,0 +1,155 @@
+"""EX708: `forward` returns an instance of a dataclass that is not registered with torch's pytree, under
+torch.export."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.export._common import ExportRule
+
+
+class ExportUnregisteredDataclassOutput(ExportRule):
+    code = "EX708"
+    name = "export-unregistered-dataclass-output"
+    torch_error = ("in output, which is not a known type", "Encountered unrecognized type")
+    torch_names_line = False  # raised after tracing, about the program's outputs
+    message = ("`forward` returns `{cls}`, a dataclass torch's pytree does not know: torch.export fails after "
+               "tracing (`RuntimeError: Found <class '...{cls}'> in output, which is not a known type`); "
+               "register it once, `torch.export.register_dataclass({cls})`, or return a NamedTuple, tuple or dict")
+    version_note = ("Verified on 2.13 with torch.export.export, strict=False (the default: the error above) and "
+                    "strict=True (`Encountered unrecognized type UserDefinedObjectVariable`). Only dataclasses "
+                    "defined in the same file are checked, and a registration in another file is not seen.")
+    doc = RuleDoc(
+        what=("Flags a `forward` that returns (directly, in a tuple, list or dict, or through a local name) an "
+              "instance of a `@dataclass` defined in the same file, when the file never registers that class "
+              "(`torch.export.register_dataclass(C)`, `torch.utils._pytree.register_pytree_node(C, ...)`)."),
+        why=("torch.export flattens a program's outputs with torch's pytree, which knows tensors, tuples, lists, "
+             "dicts, NamedTuples and the classes registered with it. A plain dataclass is none of these, so the "
+             "export fails once tracing is done (`Found <class 'Detections'> in output, which is not a known "
+             "type`), and the error names no line of the model. Eager PyTorch, torch.compile and "
+             "torch.jit.trace of the same module run."),
+        example=("@dataclass\nclass Detections:\n    boxes: torch.Tensor\n    scores: torch.Tensor\n\n"
+                 "# in forward:\n    return Detections(boxes, scores)"),
+        use_instead=("@dataclass\nclass Detections:\n    boxes: torch.Tensor\n    scores: torch.Tensor\n\n"
+                     "torch.export.register_dataclass(Detections)"),
+    )
+    bad = (
+        Example('''from dataclasses import dataclass
+
+import torch
+
+
+@dataclass
+class Detections:
+    boxes: torch.Tensor
+    scores: torch.Tensor
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return Detections(x[:, :4], x[:, 4].sigmoid())  # <-
+''', inputs="[(torch.randn(6, 5),)]"),
+        Example('''import dataclasses
+
+import torch
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    waypoints: torch.Tensor
+    speed: torch.Tensor
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        plan = Plan(x.cumsum(0), x.norm(dim=-1))
+        return x.mean(), {"plan": plan}  # <-
+''', inputs="[(torch.randn(6, 2),)]"),
+    )
+    good = (
+        Example('''from dataclasses import dataclass
+
+import torch
+
+
+@dataclass
+class Detections:
+    boxes: torch.Tensor
+    scores: torch.Tensor
+
+
+torch.export.register_dataclass(Detections)
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return Detections(x[:, :4], x[:, 4].sigmoid())
+''', inputs="[(torch.randn(6, 5),)]"),
+        Example('''from typing import NamedTuple
+
+import torch
+
+
+class Detections(NamedTuple):
+    boxes: torch.Tensor
+    scores: torch.Tensor
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return Detections(x[:, :4], x[:, 4].sigmoid())
+''', inputs="[(torch.randn(6, 5),)]"),
+    )
+
+    def visit_Return(self, node: cst.Return, ctx) -> None:  # noqa: ANN001
+        if node.value is None or ctx.function is None or ctx.function.name.value != "forward" or not ctx.class_name:
+            return
+        facts = ctx.module_facts
+        unregistered = facts.dataclasses - facts.pytree_registered
+        if not unregistered:
+            return
+        bound = _calls_bound_by_name(ctx.function)
+        for output in _outputs(node.value):
+            call = bound.get(output.value) if type(output) is cst.Name else output
+            if type(call) is cst.Call and type(call.func) is cst.Name and call.func.value in unregistered:
+                self.report(ctx, output, self.message.format(cls=call.func.value))
+
+
+def _outputs(expr: cst.BaseExpression):  # noqa: ANN202 - a generator of expressions
+    """The expressions export flattens as the outputs: the leaves of returned tuples, lists and dicts."""
+    if type(expr) in (cst.Tuple, cst.List):
+        for element in expr.elements:
+            yield from _outputs(element.value)
+    elif type(expr) is cst.Dict:
+        for element in expr.elements:
+            if type(element) is cst.DictElement:
+                yield from _outputs(element.value)
+    else:
+        yield expr
+
+
+def _calls_bound_by_name(function: cst.FunctionDef) -> dict[str, cst.Call]:
+    """`name = Call(...)` statements of the function (not of nested functions or classes): the last one per name."""
+    out: dict[str, cst.Call] = {}
+    stack: list[cst.CSTNode] = list(function.body.body)
+    while stack:
+        stmt = stack.pop(0)
+        if type(stmt) is cst.SimpleStatementLine:
+            for small in stmt.body:
+                if type(small) is cst.Assign and type(small.value) is cst.Call:
+                    for target in small.targets:
+                        if type(target.target) is cst.Name:
+                            out[target.target.value] = small.value
+        elif isinstance(stmt, cst.BaseCompoundStatement) and type(stmt) not in (cst.FunctionDef, cst.ClassDef):
+            for attr in ("body", "orelse", "handlers", "finalbody"):
+                sub = getattr(stmt, attr, None)
+                for part in (sub if isinstance(sub, (list, tuple)) else [sub]):
+                    if isinstance(part, cst.BaseCompoundStatement):  # an `elif`
+                        stack.append(part)
+                        continue
+                    inner = getattr(part, "body", None)
+                    if isinstance(inner, cst.BaseSuite):
+                        inner = inner.body
+                    if isinstance(inner, (list, tuple)):
+                        stack.extend(inner)
+    return out
