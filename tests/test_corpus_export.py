@@ -22,7 +22,8 @@ SAMPLE = ("dynamo/adaptive_depth.py", "dynamo/attention_mask_assert.py", "dynamo
           "dynamo/detection_count.py", "dynamo/early_stop_decoder.py", "dynamo/action_chunking.py",
           "dynamo/anchor_matcher.py", "dynamo/capacity_router.py", "dynamo/iou_association.py",
           "dynamo/kalman_filter.py", "dynamo/attention_entropy_numpy.py", "dynamo/cross_attention_snapshot.py",
-          "torchscript/det_box_coder_numpy.py", "torchscript/det_postproc_dataclass.py", "dynamo/gradient_penalty.py")
+          "torchscript/det_box_coder_numpy.py", "torchscript/det_postproc_dataclass.py", "dynamo/gradient_penalty.py",
+          "dynamo/observation_encoder.py", "trace/det_builtin_max.py")
 
 
 @pytest.fixture(scope="module")
