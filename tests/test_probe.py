@@ -311,3 +311,31 @@ def test_isolated_evidence_without_torch(tmp_path):
     again = finding("TR303", 2, ("trace",), source="for i in range(n):")
     merge([again], [TargetRun("a.py:f", "ok", "", payload)])
     assert again.probe_state == "not-reproduced"
+
+
+LINELESS = {f"tests/probe_targets/export_lineless.py:make_{name}": code
+            for name, code in (("dataclass", "EX708"), ("penalty", "EX709"), ("lazy", "EX710"))}
+
+
+def test_export_errors_that_name_no_line_confirm_their_rule():
+    """torch.export errors that name no line of the model (a dataclass output, autograd.grad, a lazy module):
+    each target's error confirms the finding whose rule predicts that error text, and only that one; none
+    becomes a runtime-only RT601. The lazy target is exported before its eager run (which would initialise
+    the lazy parameters): as its factory built it."""
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = probe(list(LINELESS), Config(root=str(ROOT), targets=["export"]), timeout=120, jobs=2, base=str(ROOT))
+    finally:
+        os.chdir(cwd)
+    path = "tests/probe_targets/export_lineless.py"
+    for target, code in LINELESS.items():
+        run = _run(result, target)
+        assert run.status == "ok", run.reason
+        export = run.checks["export"]
+        assert not export["ok"] and export["line"] is None, export
+        (finding,) = [f for f in result.findings if f.code == code and f.path == path]
+        assert finding.probe_state == CONFIRMED, finding.evidence
+        confirming = [e for e in finding.evidence if "torch names no line" in e]
+        assert confirming and all(target in e for e in confirming), finding.evidence
+    assert not [f for f in result.findings if f.code == "RT601"]

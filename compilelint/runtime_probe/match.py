@@ -11,7 +11,9 @@ A static finding is `confirmed` by a target when an event of one of its compile 
   trace        a TracerWarning at the line, or the trace diverged from eager with no TracerWarning anywhere
                (a frozen loop or global warns nowhere: the finding on an executed line is the only lead);
   export       torch.export's error location is the line, or (past export's first error) a data-dependent
-               guard at the line when export runs again with real-tensor propagation (draft_export's switch).
+               guard at the line when export runs again with real-tensor propagation (draft_export's switch),
+               or, for an error that names no line (a dataclass output, autograd.grad, a lazy module), the
+               error is the one the finding's rule predicts (`torch_names_line = False`) and the line ran.
 Otherwise `not-reproduced` when a line of the finding ran in the eager run, and `not-exercised` when none
 did (a `def` line counts as run only when the function was called). TorchScript and export stop at their
 first error, Dynamo runs a whole frame eagerly after a break in a loop, and a trace that diverged with
@@ -129,6 +131,15 @@ def _span(f: Finding) -> range:
     return range(f.line, max(f.end_line, f.line) + 1)
 
 
+def claims_lineless_error(code: str, error: str) -> bool:
+    """Whether rule `code` predicts an export error that names no line of the model (its `torch_names_line` is
+    False) and `error` is that error (one of its `torch_error` texts)."""
+    from compilelint.rules.registry import all_rules
+
+    rule = all_rules().get(code)
+    return rule is not None and not rule.torch_names_line and any(text in error for text in rule.torch_error)
+
+
 def _at(f: Finding, file: str | None, line: int | None) -> bool:
     return bool(file) and line is not None and _real(file) == _real(f.path) and line in _span(f)
 
@@ -198,6 +209,9 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
     if "export" in kinds and export and not export["ok"]:
         if _at(f, export.get("file"), export.get("line")):
             evidence.append(f"{tag} export: {export['error']}")
+        elif export.get("line") is None and claims_lineless_error(f.code, export["error"]) and run.executed(f):
+            evidence.append(f"{tag} export: {export['error']} (torch names no line; this is the error {f.code} "
+                            f"predicts, and the finding's line ran)")
         else:
             for more in export.get("more", []):
                 if _at(f, more["file"], more["line"]):
@@ -542,7 +556,9 @@ def runtime_only(run: TargetRun, statics: list[Finding], user_file) -> list[Find
     export = checks.get("export")
     if export and not export["ok"]:
         file, line = export.get("file"), export.get("line")
-        if not (file and user_file(file) and explained("export", file, line)):
+        lineless = line is None and any("export" in f.targets and claims_lineless_error(f.code, export["error"])
+                                        and run.executed(f) for f in statics)
+        if not lineless and not (file and user_file(file) and explained("export", file, line)):
             path = file if file and user_file(file) else run.target_file
             if path:
                 out.append(_runtime_finding("RT601", f"torch.export.export failed, not predicted by any rule: "
