@@ -174,13 +174,14 @@ def test_export_target_selects_ex_rules(tmp_path):
 
 def test_selector_prefix_names_one_family(tmp_path):
     """A prefix selects within one family, as in ruff: "E" is the engine's E00x and does not take in the
-    export rules EX7xx; "EX" and "EX70" do. A selector that matches nothing is a usage error, not a silent
+    export rules EX7xx; "EX" and "EX7" do. A selector that matches nothing is a usage error, not a silent
     empty run."""
     from compilelint.rules.registry import all_rules, select_codes
 
     codes = list(all_rules())
     assert not select_codes(codes, ["E"])
-    assert select_codes(codes, ["EX"]) == select_codes(codes, ["EX70"]) == {c for c in codes if c.startswith("EX")}
+    assert select_codes(codes, ["EX"]) == select_codes(codes, ["EX7"]) == {c for c in codes if c.startswith("EX")}
+    assert select_codes(codes, ["EX71"]) == {c for c in codes if c.startswith("EX71")} == {"EX710", "EX711"}
     assert select_codes(codes, ["GB4"]) == {c for c in codes if c.startswith("GB")}
     (tmp_path / "m.py").write_text(EXPORT_MODULE)
     proc = run_cli(str(tmp_path / "m.py"), "--target", "export", "--ignore", "E")
