@@ -11,14 +11,17 @@ from compilelint.rules.export._common import ExportRule
 class ExportUnregisteredDataclassOutput(ExportRule):
     code = "EX708"
     name = "export-unregistered-dataclass-output"
-    torch_error = ("in output, which is not a known type", "Encountered unrecognized type")
+    # 2.13 non-strict, 2.13 strict, and 2.11 non-strict for a dataclass that is not frozen (eq=True, so unhashable)
+    torch_error = ("in output, which is not a known type", "Encountered unrecognized type", "unhashable type")
     torch_names_line = False  # raised after tracing, about the program's outputs
     message = ("`forward` returns `{cls}`, a dataclass torch's pytree does not know: torch.export fails after "
                "tracing (`RuntimeError: Found <class '...{cls}'> in output, which is not a known type`); "
                "register it once, `torch.export.register_dataclass({cls})`, or return a NamedTuple, tuple or dict")
     version_note = ("Verified on 2.13 with torch.export.export, strict=False (the default: the error above) and "
-                    "strict=True (`Encountered unrecognized type UserDefinedObjectVariable`). Only dataclasses "
-                    "defined in the same file are checked, and a registration in another file is not seen.")
+                    "strict=True (`Encountered unrecognized type UserDefinedObjectVariable`), and on 2.11 "
+                    "(strict=False), where a dataclass that is not frozen fails earlier with `TypeError: unhashable "
+                    "type`. Only dataclasses defined in the same file are checked, and a registration in another "
+                    "file is not seen.")
     doc = RuleDoc(
         what=("Flags a `forward` that returns (directly, in a tuple, list or dict, or through a local name) an "
               "instance of a `@dataclass` defined in the same file, when the file never registers that class "

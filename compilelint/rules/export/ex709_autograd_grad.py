@@ -18,8 +18,8 @@ class ExportAutogradGrad(ExportRule):
                "through the backward pass and fails after tracing (`RuntimeError: We found a fake tensor in the "
                "exported program constant's list`); keep the gradient term out of the exported module (compute it "
                "in the training step, or under `if not torch.compiler.is_exporting():`)")
-    version_note = ("Verified on 2.13 with torch.export.export(strict=False). With strict=True the export fails "
-                    "earlier, on `requires_grad_()` or on the grad call (Dynamo: unsupported).")
+    version_note = ("Verified on 2.13 and 2.11 with torch.export.export(strict=False). With strict=True (2.13) the "
+                    "export fails earlier, on `requires_grad_()` or on the grad call (Dynamo: unsupported).")
     doc = RuleDoc(
         what="Flags calls of `torch.autograd.grad` in a `forward` (or what it calls) that torch.export runs.",
         why=("Gradient penalties (WGAN-GP, R1), physics-informed losses and input-gradient saliency call "

@@ -25,8 +25,8 @@ class ExportUninitializedLazyModule(ExportRule):
     message = ("`{fn}` has no parameters until a first forward pass: torch.export (strict=False, the default) "
                "of a fresh module fails with `ValueError: Attempted to use an uninitialized parameter`; give the "
                "input size (`nn.{eager}`), or run one forward pass before exporting")
-    version_note = ("Verified on 2.13 with torch.export.export(strict=False). strict=True exports the same "
-                    "module; after one forward pass both do.")
+    version_note = ("Verified on 2.13 and 2.11 with torch.export.export(strict=False). strict=True (2.13) exports "
+                    "the same module; after one forward pass both do.")
     doc = RuleDoc(
         what=("Flags lazy modules (`nn.LazyLinear`, `nn.LazyConv*d`, `nn.LazyConvTranspose*d`, `nn.LazyBatchNorm*d`, "
               "`nn.LazyInstanceNorm*d`) built in `__init__` of a module, unless `__init__` itself runs a forward "
