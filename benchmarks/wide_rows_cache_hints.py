@@ -14,7 +14,9 @@ knobs of `hinted_norm` below (the kernel is _norm_resident's, with the hints as 
 * PF: the L2 prefetch distance (rows), 0 for none.
 
 Softmax: the shipped chunked kernel (one exponential per element, a second pass from L2) with its loops
-unrolled at power-of-two widths, against the same kernel with runtime loops (`range`), and at 2112 rows
+unrolled at power-of-two widths, against the same kernel with the width a runtime argument (so runtime
+loops; the code before session 6 looped with `range` over a compile-time width, which this is not), and
+at 2112 rows
 (16 waves of 132 programs) against 2048 (15.5 waves), to separate the tail wave from the kernel.
 Every output is checked against float64 before it is timed.
 """
@@ -70,7 +72,8 @@ def hinted_norm(X, Y, W, B, M, N: tl.constexpr, stride_xm, stride_ym, eps, IS_RM
 
 @triton.jit
 def runtime_loop_softmax(X, Y, N, stride_xm, stride_ym, BLOCK_N: tl.constexpr):
-    """softmax._softmax_chunked's fast path with runtime loops (the shipped code unrolls them)."""
+    """softmax._softmax_chunked's fast path with the width N a runtime argument (the shipped code unrolls
+    its loops over a compile-time width)."""
     row = tl.program_id(0).to(tl.int64)
     x_row = X + row * stride_xm
     y_row = Y + row * stride_ym
@@ -140,7 +143,7 @@ def main() -> None:
         def runtime_loops(xm=xm, om=om, rows=rows):
             runtime_loop_softmax[(rows,)](xm, om, N, xm.stride(0), om.stride(0), BLOCK_N=16384, num_warps=32)
             return om
-        report("softmax, the same with runtime loops", runtime_loops, ref, rows)
+        report("softmax, the same with a runtime width", runtime_loops, ref, rows)
         report("softmax (the package, autotuned)", lambda: softmax.softmax(xm, out=om), ref, rows)
 
 

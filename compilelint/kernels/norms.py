@@ -23,7 +23,8 @@ Welford reduction, an L2 prefetch of the row a later program reads, and cache hi
 weight and bias in L1). H200, 4096x65536, fraction of copy bandwidth: LayerNorm 76-78% (chunked) -> 92.0%,
 RMSNorm 90% -> 96.9% (benchmarks/kernels.py, run 7 in docs/bench/kernels_h200.txt).
 
-Weights and bias are loaded with ``evict_last`` (every row reads them). Rows up to ``MAX_FUSED_N`` may
+Weights and bias are loaded with ``evict_last`` (every row reads them; the resident path reads half the
+bias around L1, which cannot hold it all: see ``_norm_resident``). Rows up to ``MAX_FUSED_N`` may
 only take the register shapes under the CPU interpreter (its fixed configuration); on a GPU every width
 may take either, as timed.
 

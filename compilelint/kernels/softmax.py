@@ -125,8 +125,8 @@ def _softmax_chunked(X, Y, N, stride_xm, stride_ym, EVEN_N: tl.constexpr, BLOCK_
     k = tl.max(first, axis=0)
     k = tl.where(k == -float("inf"), 0.0, k)  # a first chunk of -inf (masked): any finite reference
     s_vec = tl.math.exp2(first - k)
-    # a width known at compile time (EVEN_N) unrolls both loops: H200, 4096x65536 bf16, 89.0-89.5% -> 90.0%
-    # of copy bandwidth (benchmarks/wide_rows_cache_hints.py)
+    # a width known at compile time (EVEN_N) unrolls both loops (they were `range` loops over it): H200,
+    # 4096x65536 bf16, 89.0-89.1% -> 89.7-90.2% of copy bandwidth (docs/bench/kernels_h200.txt, run 7)
     if EVEN_N:
         for start in tl.static_range(BLOCK_N, N, BLOCK_N):
             s_vec += _exp2_chunk(x_row, start, cols, N, k, EVEN_N, HINTS)
