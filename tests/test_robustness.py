@@ -87,6 +87,18 @@ def test_odd_encodings_and_line_ends(name, transform):
         assert gb.line == 6 + (2 if name == "latin1-cookie" else 0)
 
 
+def test_nul_byte_inside_string_literals():
+    """A NUL byte inside a string literal parses (LibCST) but Python cannot evaluate the literal (SyntaxError
+    from `evaluated_value`): the names it would give are unknown, the other findings stay (found by
+    benchmarks/fuzz.py, case 2919 of seed 1: a crash in the class facts)."""
+    source = (b'import torch\nclass M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n'
+              b'        self.register_buffer("a\0b", torch.zeros(1))\n        self.add_module("m\0", torch.nn.ReLU())\n'
+              b'        setattr(self, "c\0", 1)\n    __constants__ = ["k\0"]\n'
+              b'    def forward(self, x):\n        s = "{:.2f}\0".format(x)\n        return x.item()\n')
+    findings = check_source(source)
+    assert any(f.code == "GB401" and f.line == 11 for f in findings), [(f.code, f.line) for f in findings]
+
+
 def test_deep_nesting_and_long_function():
     deep = "x = " + "(" * 1000 + "1" + ")" * 1000 + "\n"
     check_source(deep.encode())

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from compilelint.analysis.names import qualify
+from compilelint.analysis.nodes import string_value
 from compilelint.analysis.pytypes import walk
 
 
@@ -105,16 +106,16 @@ def class_shape(node: cst.ClassDef, aliases: dict[str, str]) -> ClassShape:
                     if type(func.value) is cst.Name and func.value.value == "self":
                         method = func.attr.value
                         if method in ("register_buffer", "register_parameter", "add_module", "register_module"):
-                            if sub.args and type(sub.args[0].value) is cst.SimpleString:
-                                shape.init_values.setdefault(sub.args[0].value.evaluated_value, []).append(
+                            if sub.args and string_value(sub.args[0].value) is not None:
+                                shape.init_values.setdefault(string_value(sub.args[0].value), []).append(
                                     cst.Name("__registered__"))
                             else:
                                 shape.dynamic = True
                         else:
                             todo.append(method)
                 elif type(func) is cst.Name and func.value == "setattr":
-                    if len(sub.args) >= 2 and type(sub.args[1].value) is cst.SimpleString:
-                        shape.init_values.setdefault(sub.args[1].value.evaluated_value, []).append(cst.Name("__unknown__"))
+                    if len(sub.args) >= 2 and string_value(sub.args[1].value) is not None:
+                        shape.init_values.setdefault(string_value(sub.args[1].value), []).append(cst.Name("__unknown__"))
                     else:
                         shape.dynamic = True
             elif type(sub) is cst.Attribute and sub.attr.value == "__dict__":

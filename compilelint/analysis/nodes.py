@@ -65,3 +65,15 @@ def iter_nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
         node = stack.pop()
         yield node
         stack.extend(child_nodes(node))
+
+
+def string_value(node: cst.BaseExpression) -> str | None:
+    """The text of a plain string literal, or None: not a `SimpleString`, a bytes literal, or one Python
+    cannot evaluate (a NUL byte in the source: `evaluated_value` raises SyntaxError there)."""
+    if type(node) is not cst.SimpleString:
+        return None
+    try:
+        value = node.evaluated_value
+    except (SyntaxError, ValueError):
+        return None
+    return value if isinstance(value, str) else None

@@ -18,6 +18,7 @@ import libcst as cst
 from compilelint.analysis.nodes import child_nodes
 
 from compilelint.analysis.names import qualify
+from compilelint.analysis.nodes import string_value
 
 
 class Kind(enum.Enum):
@@ -210,13 +211,13 @@ class ClassFacts:
                 elif type(small) is cst.Expr and type(small.value) is cst.Call:
                     call = small.value
                     func = call.func
+                    name = string_value(call.args[0].value) if call.args else None
                     if (type(func) is cst.Attribute and func.attr.value in ("register_buffer", "register_parameter")
-                            and call.args and type(call.args[0].value) is cst.SimpleString):
-                        self.attrs[call.args[0].value.evaluated_value] = Kind.TENSOR
-                        self.registered.add(call.args[0].value.evaluated_value)
-                    elif (type(func) is cst.Attribute and func.attr.value == "add_module"
-                            and call.args and type(call.args[0].value) is cst.SimpleString):
-                        self.attrs[call.args[0].value.evaluated_value] = Kind.MODULE
+                            and name is not None):
+                        self.attrs[name] = Kind.TENSOR
+                        self.registered.add(name)
+                    elif type(func) is cst.Attribute and func.attr.value == "add_module" and name is not None:
+                        self.attrs[name] = Kind.MODULE
 
     @staticmethod
     def _value_kind(value: cst.BaseExpression, aliases: dict[str, str], env: "FunctionFacts") -> Kind:
@@ -325,7 +326,7 @@ def self_attr_assignments(block: cst.CSTNode) -> dict[str, int]:
                     if (type(call.func) is cst.Name and call.func.value == "setattr" and len(call.args) >= 2
                             and type(call.args[0].value) is cst.Name and call.args[0].value.value == "self"):
                         name = call.args[1].value
-                        key = name.evaluated_value if type(name) is cst.SimpleString else "*"
+                        key = string_value(name) or "*"
                         counts[key] = counts.get(key, 0) + 1
             continue
         for attr in ("body", "orelse", "handlers", "finalbody", "cases"):

@@ -7,6 +7,7 @@ import string
 import libcst as cst
 
 from compilelint.analysis.calls import gate
+from compilelint.analysis.nodes import string_value
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ExportRule
 
@@ -81,15 +82,15 @@ class M(torch.nn.Module):
         if type(func) is cst.Name and func.value == "format" and "format" not in ctx.facts.env:
             if len(node.args) == 2 and _nonempty_literal(node.args[1].value) and ctx.facts.is_tensor(node.args[0].value):
                 self.report(ctx, node, self.message.format(what="`format()` of a tensor with a spec"))
-        elif type(func) is cst.Attribute and func.attr.value == "format" and type(func.value) is cst.SimpleString:
-            for arg in _specified_args(func.value.evaluated_value, node.args):
+        elif type(func) is cst.Attribute and func.attr.value == "format" and string_value(func.value) is not None:
+            for arg in _specified_args(string_value(func.value), node.args):
                 if ctx.facts.is_tensor(arg.value):
                     self.report(ctx, node, self.message.format(what="`str.format` with a spec for a tensor"))
                     return
 
 
 def _nonempty_literal(expr: cst.BaseExpression) -> bool:
-    return type(expr) is cst.SimpleString and bool(expr.evaluated_value)
+    return bool(string_value(expr))
 
 
 def _specified_args(template: str, args) -> list:  # noqa: ANN001

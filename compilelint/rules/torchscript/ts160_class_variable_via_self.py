@@ -4,6 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.classshape import class_shape
+from compilelint.analysis.nodes import string_value
 from compilelint.analysis.names import qualify
 from compilelint.rules.base import Example, Rule, RuleDoc
 
@@ -21,8 +22,8 @@ def _class_variables(node: cst.ClassDef, aliases: dict[str, str]) -> set[str]:
                 for t in small.targets:
                     if type(t.target) is cst.Name:
                         if t.target.value == "__constants__" and type(small.value) in (cst.List, cst.Tuple, cst.Set):
-                            constants |= {e.value.evaluated_value for e in small.value.elements
-                                          if type(e.value) is cst.SimpleString}
+                            constants |= {v for v in (string_value(e.value) for e in small.value.elements)
+                                          if v is not None}
                         else:
                             names.add(t.target.value)
             elif type(small) is cst.AnnAssign and type(small.target) is cst.Name and small.value is not None:
