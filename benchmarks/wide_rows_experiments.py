@@ -17,6 +17,14 @@ prefetch LayerNorm designs (`_norm_resident`); this script keeps the ones it doe
 persistent softmax whose next row's statistics pass is interleaved with the current row's normalising pass
 (`softmax_pipelined`): 80.8% / 83.1% at 2048 / 4096 rows (chunks of 8192, 32 warps, one program per SM; the
 best of 8 configs) against the shipped 87.5% / 90.2%.
+Session 7 (the shipped kernel timed 86.9% / 89.9% in the same runs): the register-resident softmax with no
+reduction before the exponentials (`_softmax_speculative`, resident_kernel KIND 3: the max of chunk 0 as
+the reference, the rare overflowing row redone from memory; a fallback from the registers spilled 100
+bytes) 84.2% / 88.2% read .cg without a prefetch, 79.4% / 82.7% through L1 with it, 71.2% / 72.3% .cg with
+it; per-lane references (KIND 1, 56-104 bytes of spills) 61.6% / 62.9%; and a row split over 4-16
+programs that exchange their segment statistics through global memory (`softmax_split`; counters reset by
+the last program to leave, so repeated calls stay correct: checked) 70.0-74.8% / 72.6-77.5%: the wait
+for the siblings costs more than the shorter programs gain.
 """
 
 from __future__ import annotations
@@ -34,21 +42,25 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from compilelint.kernels import norms, softmax  # noqa: E402
 from compilelint.kernels._common import interpreting  # noqa: E402
 from compilelint.kernels.norms import _load_row_pairs, _pair_hi, _pair_lo, _pair_pack, _pick  # noqa: E402
-from compilelint.kernels.softmax import _online_stats  # noqa: E402
+from compilelint.kernels.softmax import _normalise_chunk, _online_stats  # noqa: E402
 
 
 @triton.jit
 def resident_kernel(X, Y, W, B, M, N: tl.constexpr, stride_xm, stride_ym, eps, BLOCK: tl.constexpr,
-                    KIND: tl.constexpr, PF: tl.constexpr, ASM: tl.constexpr):
+                    KIND: tl.constexpr, PF: tl.constexpr, ASM: tl.constexpr, L1: tl.constexpr = True):
     """The designs not shipped, over a row of 8 * BLOCK bf16 (4 chunks of BLOCK int32 pairs) held in
-    registers: KIND 0 softmax; KIND 2 LayerNorm with the mean, then the variance (two block reductions,
-    where norms._norm_resident merges exact per-lane statistics in one)."""
+    registers: KIND 0 softmax (the row's max, then the sum); KIND 1 / 3 softmax with no reduction before
+    the exponentials (`_softmax_speculative`: per-lane references / the max of chunk 0); KIND 2 LayerNorm
+    with the mean, then the variance (two block reductions, where norms._norm_resident merges exact
+    per-lane statistics in one). L1: x read through L1 (evict_first), else .cg."""
     row = tl.program_id(0).to(tl.int64)
     yi = (Y + row * stride_ym).to(tl.pointer_type(tl.int32))
     cols = tl.arange(0, BLOCK)
-    c0, c1, c2, c3 = _load_row_pairs(X, row, M, N, stride_xm, PF, ASM)
+    c0, c1, c2, c3 = _load_row_pairs(X, row, M, N, stride_xm, PF, ASM, L1)
     L2E: tl.constexpr = 1.4426950408889634
-    if KIND == 0:
+    if KIND == 1 or KIND == 3:
+        _softmax_speculative(X + row * stride_xm, Y + row * stride_ym, c0, c1, c2, c3, N, ASM, KIND == 3)
+    elif KIND == 0:
         mv = tl.maximum(_pair_lo(c0, ASM), _pair_hi(c0, ASM))
         for j in tl.static_range(1, 4):
             c = _pick(c0, c1, c2, c3, j)
@@ -85,6 +97,49 @@ def resident_kernel(X, Y, W, B, M, N: tl.constexpr, stride_xm, stride_ym, eps, B
             lo = (_pair_lo(c, ASM) - mean) * rstd * _pair_lo(w, ASM) + _pair_lo(b, ASM)
             hi = (_pair_hi(c, ASM) - mean) * rstd * _pair_hi(w, ASM) + _pair_hi(b, ASM)
             tl.store(yi + j * BLOCK + cols, _pair_pack(lo, hi, ASM))
+
+
+@triton.jit
+def _softmax_speculative(x_row, y_row, c0, c1, c2, c3, N: tl.constexpr, ASM: tl.constexpr,
+                         BLOCK_REF: tl.constexpr):
+    """Softmax of a bf16 row held as 4 chunks of int32 pairs, with no full-row reduction before the
+    exponentials: the reference is the max of chunk 0 (BLOCK_REF: one block reduction while chunks 1-3
+    arrive) or each lane's own chunk-0 pair (no reduction; lanes merge at the end). Where the sum is not
+    finite (a later value exceeds the reference by more than 127 in base 2, inf, nan, a -inf reference)
+    the row is redone from memory after the registers are dead (an exact online pass, then normalising),
+    so the rare path costs one more read and write but no registers (a fallback from the registers
+    spilled: 100 bytes)."""
+    BLOCK: tl.constexpr = N // 8
+    L2E: tl.constexpr = 1.4426950408889634
+    yi = y_row.to(tl.pointer_type(tl.int32))
+    cols = tl.arange(0, BLOCK)
+    ref = tl.maximum(_pair_lo(c0, ASM), _pair_hi(c0, ASM)) * L2E
+    if BLOCK_REF:
+        ref = tl.max(ref, 0)
+    sv = tl.zeros([BLOCK], tl.float32)
+    for j in tl.static_range(4):
+        c = _pick(c0, c1, c2, c3, j)
+        sv += tl.math.exp2(_pair_lo(c, ASM) * L2E - ref) + tl.math.exp2(_pair_hi(c, ASM) * L2E - ref)
+    if BLOCK_REF:
+        m = ref
+        s = tl.sum(sv, 0)
+    else:
+        m = tl.max(ref, 0)
+        s = tl.sum(sv * tl.math.exp2(ref - m), 0)
+    ok = (s < float("inf")) & (s >= 1.0)  # the reference's own term is 1: below 1 only as nan
+    inv = 1.0 / tl.where(ok, s, 1.0)
+    m = tl.where(ok, m, 0.0)
+    for j in tl.static_range(4):
+        c = _pick(c0, c1, c2, c3, j)
+        tl.store(yi + j * BLOCK + cols, _pair_pack(tl.math.exp2(_pair_lo(c, ASM) * L2E - m) * inv,
+                                                  tl.math.exp2(_pair_hi(c, ASM) * L2E - m) * inv, ASM))
+    if not ok:
+        tl.debug_barrier()  # the speculative stores land first
+        ccols = tl.arange(0, 2 * BLOCK)
+        ref2, s2 = _online_stats(x_row, ccols, N, True, 2 * BLOCK)
+        inv2 = 1.0 / tl.where(s2 == 0.0, 1.0, s2)
+        for j in tl.static_range(4):
+            _normalise_chunk(x_row, y_row, j * 2 * BLOCK, ccols, N, ref2, inv2, True, False)
 
 
 @triton.jit
@@ -140,6 +195,65 @@ def softmax_pipelined(X, Y, M, N: tl.constexpr, stride_xm, stride_ym, BLOCK_N: t
         s_vec = s_n
 
 
+@triton.jit
+def softmax_split(X, Y, STATS, SYNC, M, N: tl.constexpr, stride_xm, stride_ym, SEG: tl.constexpr,
+                  BLOCK: tl.constexpr):
+    """One row of N split over N // SEG programs (consecutive ids): each sums its segment against its own
+    reference, publishes (reference, sum), waits for its siblings, merges the row's statistics and
+    normalises its segment (from L2). SYNC (2 * M int32, zero between calls): per row an arrival count
+    and a leaving count; the last program to leave resets both, so the buffer is zero for the next call."""
+    L2E: tl.constexpr = 1.4426950408889634
+    NSEG: tl.constexpr = N // SEG
+    pid = tl.program_id(0)
+    row = pid // NSEG
+    seg = pid % NSEG
+    x_seg = X + row.to(tl.int64) * stride_xm + seg * SEG
+    y_seg = Y + row.to(tl.int64) * stride_ym + seg * SEG
+    cols = tl.arange(0, BLOCK)
+    first = tl.load(x_seg + cols, eviction_policy="evict_last").to(tl.float32) * L2E
+    k = tl.max(first, axis=0)
+    k = tl.where(k == -float("inf"), 0.0, k)
+    sv = tl.math.exp2(first - k)
+    for start in tl.static_range(BLOCK, SEG, BLOCK):
+        sv += tl.math.exp2(tl.load(x_seg + start + cols, eviction_policy="evict_last").to(tl.float32) * L2E - k)
+    s = tl.sum(sv, axis=0)
+    if not ((s < float("inf")) & (s >= 5.421010862427522e-20)):
+        k, s = _online_stats(x_seg, cols, SEG, True, BLOCK)
+    tl.store(STATS + 2 * pid, k)
+    tl.store(STATS + 2 * pid + 1, s)
+    tl.atomic_add(SYNC + row, 1, sem="release")
+    arrived = tl.atomic_add(SYNC + row, 0, sem="acquire")
+    while arrived < NSEG:
+        arrived = tl.atomic_add(SYNC + row, 0, sem="acquire")
+    sib = tl.arange(0, NSEG)
+    ks = tl.load(STATS + 2 * (row * NSEG + sib), cache_modifier=".cg")
+    ss = tl.load(STATS + 2 * (row * NSEG + sib) + 1, cache_modifier=".cg")
+    ref = tl.max(ks, axis=0)
+    tot = tl.sum(ss * tl.math.exp2(ks - ref), axis=0)
+    left = tl.atomic_add(SYNC + M + row, 1, sem="acq_rel")
+    if left == NSEG - 1:  # every sibling has read the statistics: reset for the next call
+        tl.atomic_xchg(SYNC + row, 0, sem="relaxed")
+        tl.atomic_xchg(SYNC + M + row, 0, sem="relaxed")
+    inv = 1.0 / tl.where(tot == 0.0, 1.0, tot)
+    for i in tl.static_range(0, SEG // BLOCK):
+        _normalise_chunk(x_seg, y_seg, SEG - (i + 1) * BLOCK, cols, SEG, ref, inv, True, True)
+
+
+_SYNC = {}  # (device, M) -> (sync counters, per-segment statistics); counters are zero between calls
+
+
+def split(x, out, seg=8192, block=2048, warps=8):
+    M, N = x.shape
+    key = (x.device, M)
+    if key not in _SYNC:
+        _SYNC[key] = (torch.zeros(2 * M, dtype=torch.int32, device=x.device),
+                      torch.empty(2 * M * (N // seg), dtype=torch.float32, device=x.device))
+    sync, stats = _SYNC[key]
+    softmax_split[(M * (N // seg),)](x, out, stats, sync, M, N, x.stride(0), out.stride(0), SEG=seg, BLOCK=block,
+                                     num_warps=warps)
+    return out
+
+
 def pipelined(x, out, block=8192, warps=32, per_sm=1):
     M, N = x.shape
     grid = min(M, torch.cuda.get_device_properties(x.device).multi_processor_count * per_sm)
@@ -147,12 +261,12 @@ def pipelined(x, out, block=8192, warps=32, per_sm=1):
     return out
 
 
-def resident(x, w, b, out, kind, eps, pf=0, num_warps=32):
+def resident(x, w, b, out, kind, eps, pf=0, num_warps=32, l1=True):
     M, N = x.shape
     assert N % 8 == 0 and x.dtype == torch.bfloat16 and x.stride(1) == 1
     resident_kernel[(M,)](x, out, w if w is not None else x, b if b is not None else x, M, N, x.stride(0),
                           out.stride(0), eps, BLOCK=N // 8, KIND=kind, PF=pf, ASM=not interpreting(resident_kernel),
-                          num_warps=num_warps)
+                          L1=l1, num_warps=num_warps)
     return out
 
 
@@ -187,7 +301,11 @@ def main() -> None:
             ("shipped (chunked)", lambda xs: softmax.softmax(xs, out=out[:2048])),
             ("resident", lambda xs: resident(xs, None, None, out[:2048], 0, 0.0)),
             ("resident + L2 prefetch", lambda xs: resident(xs, None, None, out[:2048], 0, 0.0, pf=132)),
-            ("persistent, pipelined", lambda xs: pipelined(xs, out[:2048]))]),
+            ("speculative, chunk-0 ref", lambda xs: resident(xs, None, None, out[:2048], 3, 0.0, l1=False)),
+            ("speculative, lane refs", lambda xs: resident(xs, None, None, out[:2048], 1, 0.0, l1=False)),
+            ("persistent, pipelined", lambda xs: pipelined(xs, out[:2048])),
+            ("split, 4 x 16384", lambda xs: split(xs, out[:2048], 16384, 2048, 8)),
+            ("split, 8 x 8192", lambda xs: split(xs, out[:2048], 8192, 2048, 8))]),
         ("layer_norm", F.layer_norm(x.float(), (N,), w.float(), b.float(), 1e-5), 2 * M * N * 2 + 4 * N, x, [
             ("shipped (resident)", lambda xs: norms.layer_norm(xs, w, b, 1e-5, out=out)),
             ("chunked", lambda xs: norms.layer_norm(xs, w, b, 1e-5, out=out, config=_CHUNKED)),
