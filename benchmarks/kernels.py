@@ -291,7 +291,7 @@ def main():
     print("\nautotuned configs chosen (key -> config):")
     for mod, names in [(flash_attention, ["_tuned", "_tuned_tma"]), (norms, ["_tuned"]),
                        (softmax, ["_tuned"]), (bn_relu, ["_tuned"]), (moe_gating, ["_tuned"]),
-                       (voxel_scatter, ["_tuned", "_tuned_div"])]:
+                       (voxel_scatter, ["_tuned"])]:
         for n in names:
             for key, cfg in getattr(getattr(mod, n), "cache", {}).items():
                 print(f"  {mod.__name__.split('.')[-1]}.{n} {key[:8]} -> {cfg}")

@@ -382,7 +382,7 @@ PC_RANGE = (0.0, -4.0, -3.0, 6.4, 4.0, 1.0)
 VOXEL = (0.4, 0.5)
 
 
-def _check_voxel(N, C, B, dtype=torch.float32, config=None, is_max=False):
+def _check_voxel(N, C, B, dtype=torch.float32, config=None, is_max=False, deterministic=False):
     lo = torch.tensor([-1.0, -5.0, -3.5])
     xyz = (torch.rand(N, 3) * torch.tensor([8.0, 10.0, 5.0]) + lo).to(DEV)  # some points outside the range
     k = torch.randint(-2, 20, (N // 5, 2), device=DEV).float()  # on (or a rounding away from) bin edges
@@ -392,8 +392,12 @@ def _check_voxel(N, C, B, dtype=torch.float32, config=None, is_max=False):
     ny, nx = voxel.grid_shape(PC_RANGE, VOXEL)
     mean = torch.full((B, C, ny, nx), float("nan"), device=DEV).to(memory_format=torch.channels_last)
     counts = torch.full((B, ny, nx), -1, dtype=torch.int32, device=DEV)
-    fn = voxel.voxel_scatter_max if is_max else voxel.voxel_scatter_mean
-    mean, counts = fn(xyz, feats, PC_RANGE, VOXEL, bidx, B, out=(mean, counts), config=config)
+    if is_max:
+        mean, counts = voxel.voxel_scatter_max(xyz, feats, PC_RANGE, VOXEL, bidx, B, out=(mean, counts),
+                                               config=config)
+    else:
+        mean, counts = voxel.voxel_scatter_mean(xyz, feats, PC_RANGE, VOXEL, bidx, B, out=(mean, counts),
+                                                config=config, deterministic=deterministic)
     rmean, rcounts = voxel.reference(xyz, feats.double(), PC_RANGE, VOXEL, bidx, B, reduce="amax" if is_max else "mean")
     assert torch.equal(counts.cpu(), rcounts.cpu())
     assert 0 < counts.sum().item() < N
@@ -411,6 +415,27 @@ def test_voxel_scatter_mean(N, C, B):
         assert torch.allclose(mean[0, :, 8, 2], f[0])
         return
     _check_voxel(N, C, B)
+
+
+def test_voxel_scatter_deterministic_mean_repeats_bit_for_bit():
+    """deterministic=True sums each pillar's points in point order (a stable sort): the same bits every
+    call, and the same values as the reference; torch's deterministic mode selects it by default."""
+    _check_voxel(400, 6, 2, deterministic=True)
+    xyz = torch.rand(3000, 3, device=DEV) * torch.tensor([6.4, 8.0, 4.0], device=DEV) + torch.tensor(
+        [0.0, -4.0, -3.0], device=DEV)
+    feats = torch.randn(3000, 7, device=DEV) * torch.logspace(-6, 6, 3000, device=DEV)[:, None]  # order matters
+    first, _ = voxel.voxel_scatter_mean(xyz, feats, PC_RANGE, VOXEL, deterministic=True)
+    first = first.clone()
+    for _ in range(3):
+        again, _ = voxel.voxel_scatter_mean(xyz, feats, PC_RANGE, VOXEL, deterministic=True)
+        assert torch.equal(again, first)
+    was = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(True)
+    try:
+        default, _ = voxel.voxel_scatter_mean(xyz, feats, PC_RANGE, VOXEL)
+    finally:
+        torch.use_deterministic_algorithms(was)
+    assert torch.equal(default, first)
 
 
 @pytest.mark.parametrize("N,C,B", [(500, 5, 2), (301, 20, 1)])
@@ -574,9 +599,11 @@ def test_gpu_elementwise_gating_voxel_large():
     _check_gating(1_000_003, 8, 2, True, torch.bfloat16, config=g_cfg)
     _check_gating(100_000, 8, 2, False, torch.float32, config=g_cfg)
     _check_gating(50_000, 6, 3, True, torch.float32, config=_pick(gating.CONFIGS, BLOCK_T=256, FLAT=False))
-    v_cfg = _pick(voxel.CONFIGS, BLOCK_P=128, BLOCK_C=16, num_warps=4)
+    v_cfg = _pick(voxel.CONFIGS, BLOCK_V=64, BLOCK_C=64, num_warps=4)
     _check_voxel(200_000, 64, 4, config=v_cfg)
+    _check_voxel(200_000, 64, 4, config=v_cfg, deterministic=True)
     _check_voxel(12_345, 9, 1, torch.bfloat16, config=v_cfg)
+    _check_voxel(100_000, 33, 2, config=v_cfg, is_max=True)
 
 
 # ---------------------------------------------------------------- CPU: rerun in interpreter mode
