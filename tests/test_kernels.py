@@ -440,7 +440,7 @@ def test_voxel_scatter_deterministic_mean_repeats_bit_for_bit():
 
 @pytest.mark.parametrize("N,C,B", [(500, 5, 2), (301, 20, 1)])
 def test_voxel_scatter_max(N, C, B):
-    """Max-pool mode: features of both signs, empty pillars 0 (the buffer starts at -inf)."""
+    """Max-pool mode: features of both signs, empty pillars 0."""
     _check_voxel(N, C, B, is_max=True)
 
 
