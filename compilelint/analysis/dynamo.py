@@ -268,6 +268,18 @@ _DYNAMIC_FUNCS = {"torch.nonzero", "torch.unique", "torch.unique_consecutive", "
 _DYNAMIC_METHODS = ("nonzero", "unique", "unique_consecutive", "masked_select", "argwhere", "bincount")
 
 
+# Ops with no meta kernel for fake tensors: Dynamo cannot trace them at all. Verified on 2.13: GB0036 by
+# default, GB0037 ("no meta kernel") with capture_dynamic_output_shape_ops = True; torch.export fails with
+# DynamicOutputShapeException (EX712).
+NO_META_FUNCS = {"torch.linalg.lstsq"}
+
+
+def no_meta_kernel(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if type(node) is cst.Call and call_name(node, ctx) in NO_META_FUNCS:
+        return "GB0037" if ctx.module_facts.capture_dynamic_output_shape_ops else "GB0036"
+    return None
+
+
 def _is_array_comparison(expr: cst.BaseExpression) -> bool:
     if type(expr) is cst.Comparison:
         return not any(type(c.operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn) for c in expr.comparisons)
@@ -656,6 +668,7 @@ CALL_GATES: dict[str, CallGate] = {
     "std_stream": gate(names=_STD_STREAMS),
     "network": gate(heads={"requests", "urllib", "socket", "http"}),
     "requires_grad": gate(methods={"requires_grad_"}),
+    "no_meta_kernel": gate(names=NO_META_FUNCS),
 }
 
 
@@ -669,7 +682,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "disabled": disabled_callee, "graph_break": explicit_break, "backward": backward,
     "autograd_grad": autograd_grad, "data_dependent_op": data_dependent_op, "torch_side_effect": torch_side_effect,
     "std_stream": std_stream, "rnn": rnn_module, "network": network_io,
-    "requires_grad": requires_grad, "minmax_key": minmax_key,
+    "requires_grad": requires_grad, "minmax_key": minmax_key, "no_meta_kernel": no_meta_kernel,
 }
 
 
