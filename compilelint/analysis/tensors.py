@@ -413,6 +413,12 @@ class FunctionFacts:
         self.numbers: set[str] = set()
         # Names holding a Python int read from tensor data or a size (see is_integer_valued).
         self.ints: set[str] = set()
+        # Names given a lower bound with `torch._check(n >= 0)` / `torch._check_is_size(n)` so far: export may
+        # then size a slice with them (see is_lower_bounded).
+        self.lower_bounded: set[str] = set()
+        # Names holding tensors computed from trainable module state (a submodule's output, a Parameter, or
+        # arithmetic on them): they require grad while torch.export traces (see carries_grad).
+        self.grad_names: set[str] = set()
 
     # -- parameters and bindings ------------------------------------------------------------
     def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool) -> None:
@@ -651,7 +657,8 @@ class FunctionFacts:
         dyn_size = self.reads_dynamic_size(value)
         mask = self.is_bool_mask(value)
         for name in names:
-            for bucket in (self.dynamic, self.dynamic_sizes, self.masks, self.assumed, self.numbers, self.ints):
+            for bucket in (self.dynamic, self.dynamic_sizes, self.masks, self.assumed, self.numbers, self.ints,
+                           self.lower_bounded, self.grad_names):
                 bucket.discard(name)
             self.size_tags.pop(name, None)
             if self.env.get(name) in (Kind.SIZE, Kind.SHAPE):
@@ -666,6 +673,8 @@ class FunctionFacts:
             self.numbers.add(target.value)
         if type(target) is cst.Name and self.is_integer_valued(value):
             self.ints.add(target.value)
+        if self.carries_grad(value):
+            self.grad_names.update(names)
 
     def is_integer_valued(self, expr: cst.BaseExpression) -> bool:
         """A Python int for sure: an int literal, a size, `int()`/`len()`, `.item()` of an integer tensor
@@ -753,10 +762,42 @@ class FunctionFacts:
         return False
 
     def note_check(self, call: cst.Call) -> None:
-        """Record `torch._check(cond)` (a statement of its own) for `is_checked`."""
+        """Record `torch._check(cond)` (a statement of its own) for `is_checked` and `is_lower_bounded`."""
         name = qualify(call.func, self.aliases) or ""
-        if name in ("torch._check", "torch._check_is_size") and call.args:
-            self.checked.add(_source(call.args[0].value))
+        if name in ("torch._check", "torch._check_is_size", "torch._constrain_as_size") and call.args:
+            arg = call.args[0].value
+            self.checked.add(_source(arg))
+            if name != "torch._check" and type(arg) is cst.Name:
+                self.lower_bounded.add(arg.value)
+            elif type(arg) is cst.Comparison:  # n >= 0, n > -1, 0 <= n, 0 <= n < T
+                left = arg.left
+                for comp in arg.comparisons:
+                    op = type(comp.operator)
+                    bounded = left if op in (cst.GreaterThan, cst.GreaterThanEqual) else (
+                        comp.comparator if op in (cst.LessThan, cst.LessThanEqual) else None)
+                    if type(bounded) is cst.Name:
+                        self.lower_bounded.add(bounded.value)
+                    left = comp.comparator
+
+    def is_lower_bounded(self, expr: cst.BaseExpression) -> bool:
+        """True when a name in `expr` was given a lower bound earlier (`torch._check(n >= 0)`)."""
+        return bool(self.lower_bounded) and any(
+            type(n) is cst.Name and n.value in self.lower_bounded for n in _walk_expr_nodes(expr))
+
+    def carries_grad(self, expr: cst.BaseExpression) -> bool:
+        """True when `expr` computes with trainable module state: a submodule call (`self.proj(x)`,
+        `self.blocks[i](x)`), a Parameter (`self.scale`, `self.proj.weight`), or a name holding such a result.
+        Buffers and plain attributes do not count (they do not require grad)."""
+        attrs = self.class_facts.attrs if self.class_facts is not None else {}
+        calls = getattr(self.class_facts, "attr_calls", {}) if self.class_facts is not None else {}
+        for node in _walk_expr_nodes(expr):
+            if type(node) is cst.Name and node.value in self.grad_names:
+                return True
+            if type(node) is cst.Attribute and _is_self_attr(node):
+                attr = node.attr.value
+                if attrs.get(attr) in (Kind.MODULE, Kind.MODULES) or calls.get(attr) == "torch.nn.Parameter":
+                    return True
+        return False
 
     def is_checked(self, expr: cst.BaseExpression) -> bool:
         """True when `expr` (a condition) was stated earlier in the function with `torch._check(expr)`."""

@@ -1,0 +1,143 @@
+"""EX713: a slice assignment whose bound is a number read from tensor data, under torch.export."""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.tensors import Kind
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.export._common import ExportRule
+
+
+class ExportDataDependentSliceAssignment(ExportRule):
+    code = "EX713"
+    name = "export-data-dependent-slice-assignment"
+    torch_error = ("PendingUnbackedSymbolNotFound",)
+    message = ("`{target}` assigns into a slice bounded by `{bound}`, a number read from tensor data: non-strict "
+               "torch.export cannot tell the slice's size is valid and fails (`PendingUnbackedSymbolNotFound: "
+               "Pending unbacked symbols ... not in returned outputs`); state the bound first "
+               "(`torch._check_is_size({bound})` or `torch._check({bound} >= 0)`), or mask instead of slicing "
+               "(`out = out * (torch.arange(T, device=out.device) < n)`)")
+    version_note = ("Verified on 2.13 with torch.export.export(strict=False): `out[b, n:] = 0`, `out[0, n:] += 1` "
+                    "and `y[:, :n] = 0` with n from `.item()` or `.tolist()` fail; after `torch._check(n >= 0)` or "
+                    "`torch._check_is_size(n)` they export (`torch._check(n <= T)` alone does not help). Reading a "
+                    "slice (`x[:, :n] * 2`) exports, and so does a bound that is the size of a data-dependent tensor "
+                    "(`n = kept.size(0)`), a write into a tensor no Parameter produced, and an export under torch.no_grad().")
+    doc = RuleDoc(
+        what=("Flags assignments into a slice of a tensor (`out[b, n:] = 0`, `out[:, :n] += v`) where a bound of the "
+              "slice is a Python number read from tensor data (`.item()`, an element of `.tolist()`) and the "
+              "tensor written, or the value written into it, is computed from trainable module state (a "
+              "submodule's output, a Parameter), unless the function first states a lower bound for the number "
+              "with `torch._check(n >= 0)`, `torch._check_is_size(n)` or `torch._constrain_as_size(n)`."),
+        why=("Under export a number read from tensor data is an unbacked symbol: export knows nothing about its "
+             "value. Writing into `out[b, n:]` of a tensor that requires grad makes autograd record a view whose "
+             "size (`T - n`) export cannot bound; the symbols of that view appear in no output, and non-strict "
+             "export stops with `PendingUnbackedSymbolNotFound`. Padding masks built from per-example lengths "
+             "(`for b, n in enumerate(lengths.tolist()): out[b, n:] = 0`) are the usual case."),
+        example="for b, n in enumerate(lengths.tolist()):\n    out[b, n:] = 0",
+        use_instead=("keep = torch.arange(out.size(1), device=out.device) < lengths[:, None]\n"
+                     "out = out * keep[..., None]"),
+    )
+    bad = (
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x, lengths):
+        out = self.proj(x)
+        for b, n in enumerate(lengths.tolist()):
+            out[b, n:] = 0  # <-
+        return out
+''', inputs="[(torch.randn(2, 6, 8), torch.tensor([3, 5]))]"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bias = torch.nn.Parameter(torch.zeros(6))
+
+    def forward(self, feats, lengths):
+        n = lengths.max().item()
+        canvas = feats.new_zeros(2, 6)
+        canvas[:, :n] = feats[:, :n] + self.bias[:n]  # <-
+        return canvas
+''', inputs="[(torch.randn(2, 6), torch.tensor([3, 5]))]"),
+    )
+    good = (
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x, lengths):
+        out = self.proj(x)
+        keep = torch.arange(out.size(1), device=out.device) < lengths[:, None]
+        return out * keep[..., None]
+''', inputs="[(torch.randn(2, 6, 8), torch.tensor([3, 5]))]"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bias = torch.nn.Parameter(torch.zeros(6))
+
+    def forward(self, feats, lengths):
+        n = lengths.max().item()
+        torch._check(n >= 0)
+        canvas = feats.new_zeros(2, 6)
+        canvas[:, :n] = feats[:, :n] + self.bias[:n]
+        return canvas
+''', inputs="[(torch.randn(2, 6), torch.tensor([3, 5]))]"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, feats, lengths):
+        n = lengths.max().item()
+        y = feats.clone()
+        y[:, :n] += 1.0
+        return y
+''', inputs="[(torch.randn(2, 6), torch.tensor([3, 5]))]"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, boxes, scores):
+        kept = boxes[scores > 0.5][:10]
+        out = boxes.new_zeros(10, 4)
+        out[: kept.size(0)] = kept
+        return out
+''', inputs="[(torch.randn(12, 4), torch.rand(12))]"),
+    )
+
+    def visit_Assign(self, node: cst.Assign, ctx) -> None:  # noqa: ANN001
+        for target in node.targets:
+            self._check_target(target.target, node.value, node, ctx)
+
+    def visit_AugAssign(self, node: cst.AugAssign, ctx) -> None:  # noqa: ANN001
+        self._check_target(node.target, node.value, node, ctx)
+
+    def _check_target(self, target: cst.BaseExpression, value: cst.BaseExpression, owner: cst.CSTNode,
+                      ctx) -> None:  # noqa: ANN001
+        facts = ctx.facts
+        if type(target) is not cst.Subscript or not facts.is_tensor(target.value):
+            return
+        # only a write that autograd records fails: into, or of, a tensor computed from trainable state
+        if not (facts.carries_grad(target.value) or facts.carries_grad(value)):
+            return
+        for element in target.slice:
+            if type(element.slice) is not cst.Slice:
+                continue
+            for bound in (element.slice.lower, element.slice.upper):
+                if bound is not None and facts.kind(bound) is Kind.VALUE and not facts.is_lower_bounded(bound):
+                    self.report(ctx, target, self.message.format(target=ctx.code_for(target),
+                                                                 bound=ctx.code_for(bound)), owner)
+                    return
