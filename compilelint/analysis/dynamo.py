@@ -807,4 +807,3 @@ def _plain_return(stmt: cst.CSTNode) -> bool:
     if value is None or type(value) is cst.Name:
         return True
     return type(value) is cst.Tuple and all(type(e.value) is cst.Name for e in value.elements)
-
