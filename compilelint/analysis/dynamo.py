@@ -262,9 +262,10 @@ def builtin_any_all(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
-# Verified on 2.13 (fresh process, default config): each of these breaks with GB0036.
+# Verified on 2.13 (fresh process, default config): each of these breaks with GB0036. torch.combinations is
+# built on a masked select inside torch, so its size is unbacked too (export: EX714).
 _DYNAMIC_FUNCS = {"torch.nonzero", "torch.unique", "torch.unique_consecutive", "torch.masked_select",
-                  "torch.argwhere", "torch.bincount"}
+                  "torch.argwhere", "torch.bincount", "torch.combinations"}
 _DYNAMIC_METHODS = ("nonzero", "unique", "unique_consecutive", "masked_select", "argwhere", "bincount")
 
 
