@@ -7,6 +7,8 @@ from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ExportRule
 
+_GRAD_OFF = {"torch.no_grad"}
+
 
 class ExportDataDependentSliceAssignment(ExportRule):
     code = "EX713"
@@ -21,7 +23,8 @@ class ExportDataDependentSliceAssignment(ExportRule):
                     "and `y[:, :n] = 0` with n from `.item()` or `.tolist()` fail; after `torch._check(n >= 0)` or "
                     "`torch._check_is_size(n)` they export (`torch._check(n <= T)` alone does not help). Reading a "
                     "slice (`x[:, :n] * 2`) exports, and so does a bound that is the size of a data-dependent tensor "
-                    "(`n = kept.size(0)`), a write into a tensor no Parameter produced, and an export under torch.no_grad().")
+                    "(`n = kept.size(0)`), a write into a tensor no Parameter produced, and a write under "
+                    "torch.no_grad() (a `with` block or the decorator).")
     doc = RuleDoc(
         what=("Flags assignments into a slice of a tensor (`out[b, n:] = 0`, `out[:, :n] += v`) where a bound of the "
               "slice is a Python number read from tensor data (`.item()`, an element of `.tolist()`) and the "
@@ -68,6 +71,21 @@ class M(torch.nn.Module):
 ''', inputs="[(torch.randn(2, 6), torch.tensor([3, 5]))]"),
     )
     good = (
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+
+    @torch.no_grad()
+    def forward(self, x, lengths):
+        out = self.proj(x)
+        for b, n in enumerate(lengths.tolist()):
+            out[b, n:] = 0
+        return out
+''', inputs="[(torch.randn(2, 6, 8), torch.tensor([3, 5]))]"),
         Example('''import torch
 
 
@@ -130,8 +148,9 @@ class M(torch.nn.Module):
         facts = ctx.facts
         if type(target) is not cst.Subscript or not facts.is_tensor(target.value):
             return
-        # only a write that autograd records fails: into, or of, a tensor computed from trainable state
-        if not (facts.carries_grad(target.value) or facts.carries_grad(value)):
+        # only a write that autograd records fails: into, or of, a tensor computed from trainable state, with
+        # grad mode on (under torch.no_grad() it exports)
+        if not (facts.carries_grad(target.value) or facts.carries_grad(value)) or self._grad_off(ctx):
             return
         for element in target.slice:
             if type(element.slice) is not cst.Slice:
@@ -141,3 +160,16 @@ class M(torch.nn.Module):
                     self.report(ctx, target, self.message.format(target=ctx.code_for(target),
                                                                  bound=ctx.code_for(bound)), owner)
                     return
+
+    @staticmethod
+    def _grad_off(ctx) -> bool:  # noqa: ANN001
+        """Inside `with torch.no_grad():`, or in a function decorated with `@torch.no_grad()`."""
+        if any(d in _GRAD_OFF for d in ctx.decorators):
+            return True
+        for anc in ctx.ancestors:
+            if type(anc) is cst.With:
+                for item in anc.items:
+                    call = item.item
+                    if ctx.qualify(call.func if type(call) is cst.Call else call) in _GRAD_OFF:
+                        return True
+        return False
