@@ -416,9 +416,9 @@ class FunctionFacts:
         # Names given a lower bound with `torch._check(n >= 0)` / `torch._check_is_size(n)` so far: export may
         # then size a slice with them (see is_lower_bounded).
         self.lower_bounded: set[str] = set()
-        # Names holding tensors computed from trainable module state (a submodule's output, a Parameter, or
-        # arithmetic on them): they require grad while torch.export traces (see carries_grad).
-        self.grad_names: set[str] = set()
+        # The expression each name was last assigned (see carries_grad, which follows it on demand: walking
+        # every assignment eagerly cost 10% of the lint time on timm).
+        self.values: dict[str, cst.BaseExpression] = {}
 
     # -- parameters and bindings ------------------------------------------------------------
     def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool) -> None:
@@ -658,7 +658,7 @@ class FunctionFacts:
         mask = self.is_bool_mask(value)
         for name in names:
             for bucket in (self.dynamic, self.dynamic_sizes, self.masks, self.assumed, self.numbers, self.ints,
-                           self.lower_bounded, self.grad_names):
+                           self.lower_bounded):
                 bucket.discard(name)
             self.size_tags.pop(name, None)
             if self.env.get(name) in (Kind.SIZE, Kind.SHAPE):
@@ -673,8 +673,8 @@ class FunctionFacts:
             self.numbers.add(target.value)
         if type(target) is cst.Name and self.is_integer_valued(value):
             self.ints.add(target.value)
-        if self.carries_grad(value):
-            self.grad_names.update(names)
+        for name in names:
+            self.values[name] = value
 
     def is_integer_valued(self, expr: cst.BaseExpression) -> bool:
         """A Python int for sure: an int literal, a size, `int()`/`len()`, `.item()` of an integer tensor
@@ -784,16 +784,19 @@ class FunctionFacts:
         return bool(self.lower_bounded) and any(
             type(n) is cst.Name and n.value in self.lower_bounded for n in _walk_expr_nodes(expr))
 
-    def carries_grad(self, expr: cst.BaseExpression) -> bool:
+    def carries_grad(self, expr: cst.BaseExpression, _seen: set[str] | None = None) -> bool:
         """True when `expr` computes with trainable module state: a submodule call (`self.proj(x)`,
-        `self.blocks[i](x)`), a Parameter (`self.scale`, `self.proj.weight`), or a name holding such a result.
-        Buffers and plain attributes do not count (they do not require grad)."""
+        `self.blocks[i](x)`), a Parameter (`self.scale`, `self.proj.weight`), or a name last assigned such a
+        value. Buffers and plain attributes do not count (they do not require grad)."""
         attrs = self.class_facts.attrs if self.class_facts is not None else {}
         calls = getattr(self.class_facts, "attr_calls", {}) if self.class_facts is not None else {}
+        seen = set() if _seen is None else _seen
         for node in _walk_expr_nodes(expr):
-            if type(node) is cst.Name and node.value in self.grad_names:
-                return True
-            if type(node) is cst.Attribute and _is_self_attr(node):
+            if type(node) is cst.Name and node.value in self.values and node.value not in seen:
+                seen.add(node.value)
+                if self.carries_grad(self.values[node.value], seen):
+                    return True
+            elif type(node) is cst.Attribute and _is_self_attr(node):
                 attr = node.attr.value
                 if attrs.get(attr) in (Kind.MODULE, Kind.MODULES) or calls.get(attr) == "torch.nn.Parameter":
                     return True
