@@ -339,3 +339,26 @@ def test_export_errors_that_name_no_line_confirm_their_rule():
         confirming = [e for e in finding.evidence if "torch names no line" in e]
         assert confirming and all(target in e for e in confirming), finding.evidence
     assert not [f for f in result.findings if f.code == "RT601"]
+
+
+UNBACKED_OPS = "tests/probe_targets/unbacked_and_no_meta_ops.py"
+
+
+def test_probe_confirms_lstsq_slice_assignment_and_combinations_rules():
+    """The probe's real torch.compile and torch.export runs confirm GB437 + EX712 (lstsq), EX713 (a slice
+    written with a bound from .tolist()) and GB404 + EX714 (torch.combinations), each on its own line, and
+    report nothing runtime-only for these models."""
+    targets = [f"{UNBACKED_OPS}:make_{name}" for name in ("lane_fit", "length_mask", "pairs")]
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = probe(targets, Config(root=str(ROOT), targets=["export", "dynamo"]), timeout=200, jobs=2,
+                       base=str(ROOT))
+    finally:
+        os.chdir(cwd)
+    for target in targets:
+        assert _run(result, target).status == "ok", _run(result, target).reason
+    states = {(f.code, f.line): f.probe_state for f in result.findings if f.path == UNBACKED_OPS}
+    for key in (("EX712", 17), ("GB437", 17), ("EX713", 29), ("EX714", 35), ("GB404", 35)):
+        assert states.get(key) == CONFIRMED, (key, states)
+    assert not [f for f in result.findings if f.path == UNBACKED_OPS and f.code.startswith("RT")], states

@@ -1,0 +1,51 @@
+"""Models for the probe's confirmation of GB437 / EX712 (torch.linalg.lstsq), EX713 (a slice assignment
+bounded by a number read from tensor data) and EX714 / GB404 (torch.combinations)."""
+
+import torch
+from torch import nn
+
+
+class LaneFit(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.pts = nn.Linear(16, 10)
+
+    def forward(self, feat):
+        ys = torch.linspace(0, 1, 10)
+        xs = self.pts(feat)
+        design = torch.stack([ys ** d for d in range(3)], dim=-1)
+        coeffs = torch.linalg.lstsq(design.expand(xs.shape[0], -1, -1), xs.unsqueeze(-1)).solution
+        return coeffs.squeeze(-1)
+
+
+class LengthMask(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.proj = nn.Linear(8, 8)
+
+    def forward(self, x, lengths):
+        out = self.proj(x)
+        for b, n in enumerate(lengths.tolist()):
+            out[b, n:] = 0
+        return out
+
+
+class PairDistance(nn.Module):
+    def forward(self, boxes):
+        pairs = torch.combinations(torch.arange(boxes.shape[0]), r=2)
+        return (boxes[pairs[:, 0]] - boxes[pairs[:, 1]]).abs().sum(-1)
+
+
+def make_lane_fit():
+    torch.manual_seed(0)
+    return LaneFit(), [(torch.randn(3, 16),), (torch.randn(5, 16),)]
+
+
+def make_length_mask():
+    torch.manual_seed(0)
+    return LengthMask(), [(torch.randn(2, 6, 8), torch.tensor([3, 5])), (torch.randn(2, 6, 8), torch.tensor([6, 1]))]
+
+
+def make_pairs():
+    torch.manual_seed(0)
+    return PairDistance(), [(torch.randn(6, 4),), (torch.randn(9, 4),)]
