@@ -444,6 +444,17 @@ def test_voxel_scatter_max(N, C, B):
     _check_voxel(N, C, B, is_max=True)
 
 
+def test_voxel_scatter_rejects_out_tensors_of_the_wrong_shape():
+    """The kernels index `out` by pillar: a buffer of another grid would be written out of bounds."""
+    xyz = torch.rand(10, 3, device=DEV)
+    feats = torch.randn(10, 4, device=DEV)
+    ny, nx = voxel.grid_shape(PC_RANGE, VOXEL)
+    mean = torch.zeros(1, 4, ny, nx - 1, device=DEV).to(memory_format=torch.channels_last)
+    counts = torch.zeros(1, ny, nx - 1, dtype=torch.int32, device=DEV)
+    with pytest.raises(ValueError, match="out must be"):
+        voxel.voxel_scatter_mean(xyz, feats, PC_RANGE, VOXEL, out=(mean, counts))
+
+
 def test_voxel_scatter_variable_point_count():
     for n in (37, 211):  # the fixture's point count changes call to call
         _check_voxel(n, 4, 1)

@@ -200,6 +200,9 @@ def _voxel_scatter(xyz, feats, pc_range, voxel_size, batch_idx, batch_size, out,
         counts = torch.zeros(batch_size, ny, nx, dtype=torch.int32, device=feats.device)
     else:
         mean, counts = out
+        if tuple(mean.shape) != (batch_size, C, ny, nx) or tuple(counts.shape) != (batch_size, ny, nx):
+            raise ValueError(f"out must be (mean {(batch_size, C, ny, nx)}, counts {(batch_size, ny, nx)}); got "
+                             f"{tuple(mean.shape)}, {tuple(counts.shape)}")
         if not mean.is_contiguous(memory_format=torch.channels_last) or mean.dtype != torch.float32:
             raise ValueError("out mean must be float32 (B, C, ny, nx) in channels_last memory format")
         if not counts.is_contiguous() or counts.dtype != torch.int32:
