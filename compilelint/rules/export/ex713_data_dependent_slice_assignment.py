@@ -148,18 +148,16 @@ class M(torch.nn.Module):
         facts = ctx.facts
         if type(target) is not cst.Subscript or not facts.is_tensor(target.value):
             return
+        bound = next((b for element in target.slice if type(element.slice) is cst.Slice
+                      for b in (element.slice.lower, element.slice.upper)
+                      if b is not None and facts.kind(b) is Kind.VALUE and not facts.is_lower_bounded(b)), None)
+        if bound is None:
+            return
         # only a write that autograd records fails: into, or of, a tensor computed from trainable state, with
         # grad mode on (under torch.no_grad() it exports)
-        if not (facts.carries_grad(target.value) or facts.carries_grad(value)) or self._grad_off(ctx):
-            return
-        for element in target.slice:
-            if type(element.slice) is not cst.Slice:
-                continue
-            for bound in (element.slice.lower, element.slice.upper):
-                if bound is not None and facts.kind(bound) is Kind.VALUE and not facts.is_lower_bounded(bound):
-                    self.report(ctx, target, self.message.format(target=ctx.code_for(target),
-                                                                 bound=ctx.code_for(bound)), owner)
-                    return
+        if (facts.carries_grad(target.value) or facts.carries_grad(value)) and not self._grad_off(ctx):
+            self.report(ctx, target, self.message.format(target=ctx.code_for(target), bound=ctx.code_for(bound)),
+                        owner)
 
     @staticmethod
     def _grad_off(ctx) -> bool:  # noqa: ANN001
