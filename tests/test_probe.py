@@ -344,11 +344,11 @@ def test_export_errors_that_name_no_line_confirm_their_rule():
 UNBACKED_OPS = "tests/probe_targets/unbacked_and_no_meta_ops.py"
 
 
-def test_probe_confirms_lstsq_slice_assignment_and_combinations_rules():
+def test_probe_confirms_lstsq_slice_assignment_combinations_and_one_hot_rules():
     """The probe's real torch.compile and torch.export runs confirm GB437 + EX712 (lstsq), EX713 (a slice
-    written with a bound from .tolist()) and GB404 + EX714 (torch.combinations), each on its own line, and
-    report nothing runtime-only for these models."""
-    targets = [f"{UNBACKED_OPS}:make_{name}" for name in ("lane_fit", "length_mask", "pairs")]
+    written with a bound from .tolist()), GB404 + EX714 (torch.combinations) and GB438 + EX715 (one_hot without
+    num_classes), each on its own line, and report nothing runtime-only for these models."""
+    targets = [f"{UNBACKED_OPS}:make_{name}" for name in ("lane_fit", "length_mask", "pairs", "one_hot")]
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
@@ -358,7 +358,15 @@ def test_probe_confirms_lstsq_slice_assignment_and_combinations_rules():
         os.chdir(cwd)
     for target in targets:
         assert _run(result, target).status == "ok", _run(result, target).reason
+    lines = (ROOT / UNBACKED_OPS).read_text().splitlines()
+
+    def line_of(text: str) -> int:
+        return next(i for i, line in enumerate(lines, 1) if text in line)
+
     states = {(f.code, f.line): f.probe_state for f in result.findings if f.path == UNBACKED_OPS}
-    for key in (("EX712", 17), ("GB437", 17), ("EX713", 29), ("EX714", 35), ("GB404", 35)):
-        assert states.get(key) == CONFIRMED, (key, states)
+    expected = {"torch.linalg.lstsq(": ("EX712", "GB437"), "out[b, n:] = 0": ("EX713",),
+                "torch.combinations(": ("EX714", "GB404"), "one_hot(labels)": ("GB438", "EX715")}
+    for text, codes in expected.items():
+        for code in codes:
+            assert states.get((code, line_of(text))) == CONFIRMED, (code, text, states)
     assert not [f for f in result.findings if f.path == UNBACKED_OPS and f.code.startswith("RT")], states

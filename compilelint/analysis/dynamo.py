@@ -281,6 +281,30 @@ def no_meta_kernel(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
+# Verified on 2.13: F.one_hot with no num_classes (or -1) sizes its output by the largest label, so Dynamo
+# breaks the graph with its own id (GB0246, also with capture_scalar_outputs) and torch.export fails with
+# GuardOnDataDependentSymNode (EX715).
+ONE_HOT = "torch.nn.functional.one_hot"
+
+
+def one_hot_without_num_classes(call: cst.Call, ctx: "RuleContext") -> bool:
+    if not call.args or call_name(call, ctx) != ONE_HOT or any(a.star for a in call.args):
+        return False
+    num_classes = _arg(call, 1, "num_classes")
+    if num_classes is None:
+        return True
+    value = num_classes
+    negative = type(value) is cst.UnaryOperation and type(value.operator) is cst.Minus
+    inner = value.expression if negative else value
+    return negative and type(inner) is cst.Integer and inner.value == "1"  # num_classes=-1, the default
+
+
+def one_hot(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if type(node) is cst.Call and one_hot_without_num_classes(node, ctx):
+        return "GB0246"
+    return None
+
+
 def _is_array_comparison(expr: cst.BaseExpression) -> bool:
     if type(expr) is cst.Comparison:
         return not any(type(c.operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn) for c in expr.comparisons)
@@ -670,6 +694,7 @@ CALL_GATES: dict[str, CallGate] = {
     "network": gate(heads={"requests", "urllib", "socket", "http"}),
     "requires_grad": gate(methods={"requires_grad_"}),
     "no_meta_kernel": gate(names=NO_META_FUNCS),
+    "one_hot": gate(names={ONE_HOT}),
 }
 
 
@@ -684,6 +709,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "autograd_grad": autograd_grad, "data_dependent_op": data_dependent_op, "torch_side_effect": torch_side_effect,
     "std_stream": std_stream, "rnn": rnn_module, "network": network_io,
     "requires_grad": requires_grad, "minmax_key": minmax_key, "no_meta_kernel": no_meta_kernel,
+    "one_hot": one_hot,
 }
 
 

@@ -1,5 +1,6 @@
 """Models for the probe's confirmation of GB437 / EX712 (torch.linalg.lstsq), EX713 (a slice assignment
-bounded by a number read from tensor data) and EX714 / GB404 (torch.combinations)."""
+bounded by a number read from tensor data), EX714 / GB404 (torch.combinations) and GB438 / EX715 (one_hot
+without num_classes). tests/test_probe.py finds each call by its text."""
 
 import torch
 from torch import nn
@@ -49,3 +50,17 @@ def make_length_mask():
 def make_pairs():
     torch.manual_seed(0)
     return PairDistance(), [(torch.randn(6, 4),), (torch.randn(9, 4),)]
+
+
+class OneHotEmbed(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = nn.Linear(5, 8)
+
+    def forward(self, labels):
+        onehot = torch.nn.functional.one_hot(labels).float()
+        return self.embed(onehot[:, :5])
+
+
+def make_one_hot():
+    return OneHotEmbed(), [(torch.tensor([0, 4, 1, 2]),), (torch.tensor([4, 4, 3]),)]

@@ -21,6 +21,7 @@ _FIXES = {
     "backward": "call backward outside", "autograd_grad": "use torch.func.grad",
     "data_dependent_op": "keep the result on device", "torch_side_effect": "do it outside the compiled code",
     "std_stream": "write outside the compiled code", "no_meta_kernel": "use torch.linalg.pinv or solve",
+    "one_hot": "pass num_classes=",
 }
 
 
