@@ -10,6 +10,10 @@ from compilelint.rules.export._common import ExportRule
 from compilelint.rules.trace._util import in_condition
 
 _LOOP_BUILTINS = ("range", "enumerate", "zip", "reversed")
+# Splitting into a number of tensors that must be a concrete int (verified on 2.13 for a count from `.item()`)
+_PIECES_METHODS = ("chunk", "split", "tensor_split")
+_PIECES_FUNCS = ("torch.chunk", "torch.split", "torch.tensor_split")
+_PIECES_KEYWORDS = ("chunks", "split_size", "split_size_or_sections", "sections", "indices_or_sections")
 
 
 class ExportDataDependentPythonNumber(ExportRule):
@@ -25,8 +29,8 @@ class ExportDataDependentPythonNumber(ExportRule):
     doc = RuleDoc(
         what=("Flags code that turns a data-dependent quantity into a concrete Python number: `int()`/`float()` of a "
               "tensor, of a number read with `.item()` or of the size of a data-dependent tensor (nonzero, "
-              "`x[mask]`, unique); `len()` of such a tensor; `range()` over such a number; a `for` loop or "
-              "comprehension over such a tensor; `.tolist()` of it; a Python list/tuple/dict indexed with a number "
+              "`x[mask]`, unique); `len()` of such a tensor; `range()` over such a number; `chunk()`/`split()`/`tensor_split()` into a "
+              "number of pieces read with `.item()`; a `for` loop or comprehension over such a tensor; `.tolist()` of it; a Python list/tuple/dict indexed with a number "
               "read from tensor data, or a membership test (`t in self.special_ids`) of such a number. "
               "Parameters and buffers count as tensor data (`range(self.steps)` with a "
               "buffer `steps`): export makes them fake tensors too."),
@@ -111,6 +115,32 @@ class M(torch.nn.Module):
                 n += 1
         return ids * n
 ''', inputs="[(torch.tensor([0, 5, 7, 1]),)]"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.p = torch.nn.Linear(4, 4)
+
+    def forward(self, x, groups):
+        h = self.p(x)
+        parts = h.chunk(groups.max().item(), dim=1)  # <-
+        return parts[0]
+''', inputs="[(torch.randn(6, 4), torch.tensor([1, 2]))]"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.p = torch.nn.Linear(4, 4)
+
+    def forward(self, x, lengths):
+        h = self.p(x)
+        n = lengths.max().item()
+        return torch.tensor_split(h, n, dim=1)[0]  # <-
+''', inputs="[(torch.randn(6, 4), torch.tensor([2, 4]))]"),
     )
     good = (
         Example('''import torch
@@ -160,6 +190,31 @@ class M(torch.nn.Module):
             out = out + boxes[i] * float(i)
         return out
 ''', inputs="[(torch.randn(16, 4), torch.rand(16))]"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.p = torch.nn.Linear(4, 4)
+
+    def forward(self, x, k):
+        h = self.p(x)
+        top = h.topk(k.max().item(), dim=0).values
+        return torch.cat(h.chunk(2, dim=1), 0).sum() + top.sum()
+''', inputs="[(torch.randn(6, 4), torch.tensor([1, 2]))]"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.p = torch.nn.Linear(4, 4)
+
+    def forward(self, x, lengths):
+        h = self.p(x)
+        return torch.stack([seg.mean(0) for seg in h.split(lengths.tolist())])
+''', inputs="[(torch.randn(6, 4), torch.tensor([2, 4]))]"),
     )
 
     def _data_number(self, expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
@@ -261,3 +316,27 @@ class M(torch.nn.Module):
         elif (type(func) is cst.Attribute and func.attr.value == "tolist" and not node.args
               and ctx.facts.has_dynamic_shape(func.value) and not self._inside_reported(ctx)):
             self._report(ctx, node, "`.tolist()` of a tensor whose length depends on data")
+        else:
+            self._pieces(node, ctx)
+
+    def _pieces(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        """`h.chunk(n)` / `h.split(n)` / `torch.tensor_split(h, n)` with n read from tensor data by `.item()`:
+        the number of tensors returned must be a concrete Python int."""
+        func = node.func
+        name = ctx.qualify(func) or ""
+        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        if name in _PIECES_FUNCS:
+            count = positional[1] if len(positional) > 1 else None
+        elif type(func) is cst.Attribute and func.attr.value in _PIECES_METHODS and ctx.facts.is_tensor(func.value):
+            count = positional[0] if positional else None
+        else:
+            return
+        count = next((a.value for a in node.args if a.keyword is not None and a.keyword.value in _PIECES_KEYWORDS),
+                     count)
+        facts = ctx.facts
+        # a scalar from `.item()`: sizes from `.tolist()` of a fixed-length tensor give a known number of pieces
+        # (`h.split(lengths.tolist())` exports)
+        if (count is not None and facts.kind(count) is Kind.VALUE and facts.is_script_number(count)
+                and not facts.is_assumed_tensor(count) and not self._inside_reported(ctx)):
+            self._report(ctx, node, f"`{func.attr.value if type(func) is cst.Attribute else name}()` into a number of "
+                                    "pieces that depends on tensor data")
