@@ -784,6 +784,13 @@ class FunctionFacts:
         return bool(self.lower_bounded) and any(
             type(n) is cst.Name and n.value in self.lower_bounded for n in _walk_expr_nodes(expr))
 
+    def is_submodule_tensor(self, expr: cst.BaseExpression) -> bool:
+        """`self.<submodule>.<name>` (`self.proj.weight`, `self.bn.running_mean`): a submodule's parameter or
+        buffer."""
+        attrs = self.class_facts.attrs if self.class_facts is not None else {}
+        return (type(expr) is cst.Attribute and type(expr.value) is cst.Attribute and _is_self_attr(expr.value)
+                and attrs.get(expr.value.attr.value) is Kind.MODULE)
+
     def carries_grad(self, expr: cst.BaseExpression, _seen: set[str] | None = None) -> bool:
         """True when `expr` computes with trainable module state: a submodule call (`self.proj(x)`,
         `self.blocks[i](x)`), a Parameter (`self.scale`, `self.proj.weight`), or a name last assigned such a

@@ -1,6 +1,6 @@
 """Models for the probe's confirmation of GB437 / EX712 (torch.linalg.lstsq), EX713 (a slice assignment
-bounded by a number read from tensor data), EX714 / GB404 (torch.combinations) and GB438 / EX715 (one_hot
-without num_classes). tests/test_probe.py finds each call by its text."""
+bounded by a number read from tensor data), EX714 / GB404 (torch.combinations), GB438 / EX715 (one_hot
+without num_classes) and EX716 (Tensor.data). tests/test_probe.py finds each call by its text."""
 
 import torch
 from torch import nn
@@ -64,3 +64,18 @@ class OneHotEmbed(nn.Module):
 
 def make_one_hot():
     return OneHotEmbed(), [(torch.tensor([0, 4, 1, 2]),), (torch.tensor([4, 4, 3]),)]
+
+
+class LegacyData(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = self.proj(x)
+        return h.data * 2
+
+
+def make_legacy_data():
+    torch.manual_seed(0)
+    return LegacyData(), [(torch.randn(3, 4),), (torch.randn(5, 4),)]
