@@ -24,6 +24,7 @@ import time
 import torch
 import torch.nn.functional as F
 import triton
+import triton.language as tl
 from triton.testing import do_bench
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -241,6 +242,17 @@ def b_gating(quick):
     del x, w, i
 
 
+@triton.jit
+def _gather_rows(F, PERM, OUT, N, C: tl.constexpr, BLOCK: tl.constexpr):
+    """OUT[i] = F[PERM[i]]: rows of C float32, read in PERM's order and written in order."""
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    keep = i < N
+    src = tl.load(PERM + i, mask=keep, other=0).to(tl.int64)
+    c = tl.arange(0, C)
+    v = tl.load(F + src[:, None] * C + c[None, :], mask=keep[:, None])
+    tl.store(OUT + i.to(tl.int64)[:, None] * C + c[None, :], v, mask=keep[:, None])
+
+
 def b_voxel(quick):
     pc, vs = (0.0, -39.68, -3.0, 69.12, 39.68, 1.0), (0.16, 0.16)  # KITTI PointPillars grid 432 x 496
     B, C = 8, 64
@@ -262,7 +274,31 @@ def b_voxel(quick):
         ("torch.compile", lambda: cref(xyz, feats, pc, vs, bidx, B)),
         ("triton", lambda: voxel_scatter.voxel_scatter_mean(xyz, feats, pc, vs, bidx, B, out=(mean, counts))),
     ], rm, nbytes=nbytes, compare=lambda o: rel(o[0], rm))
-    del xyz, feats, mean, counts
+    # What reading the points in pillar order costs by itself: the kernel's last pass gathers each
+    # pillar's feature rows (C * 4 bytes, scattered over the input) and writes the grid in order. The same
+    # access pattern with nothing else, a gather of the rows in pillar order (random reads of C * 4 bytes,
+    # sequential writes), bounds that pass better than the copy does. torch's index_select is timed too,
+    # but the Triton gather (_gather_rows, best of its configs) is the bound.
+    ix = ((xyz[:, 0] - pc[0]) / vs[0]).floor().long().clamp(0, nx)
+    iy = ((xyz[:, 1] - pc[1]) / vs[1]).floor().long().clamp(0, ny)
+    perm = torch.argsort((bidx * (ny + 1) + iy) * (nx + 1) + ix).to(torch.int32)
+    rows = torch.empty_like(feats)
+    gather_bytes = N * (4 + 2 * 4 * C)
+    ms = statistics.median(bench(lambda: torch.index_select(feats, 0, perm, out=rows)) for _ in range(ROUNDS))
+    add("voxel gather bound", f"N={N} C={C} rows in pillar order", "index_select", ms, nbytes=gather_bytes,
+        note="(not a kernel: the gather pattern alone)")
+    best = None
+    for block, warps in ((16, 2), (32, 4), (64, 4), (128, 8)):
+        def g(block=block, warps=warps):
+            _gather_rows[(triton.cdiv(N, block),)](feats, perm, rows, N, C=C, BLOCK=block, num_warps=warps)
+        g()
+        assert torch.equal(rows, feats[perm.long()])
+        ms = statistics.median(bench(g) for _ in range(ROUNDS))
+        if best is None or ms < best[0]:
+            best = (ms, block, warps)
+    add("voxel gather bound", f"N={N} C={C} rows in pillar order", "triton gather", best[0], nbytes=gather_bytes,
+        note=f"(the gather pattern alone; best of 4 configs: {best[1]} rows, {best[2]} warps)")
+    del xyz, feats, mean, counts, perm, rows
 
 
 BENCHES = {"bn_relu": b_bn_relu, "norms": b_norms, "softmax": b_softmax, "attention": b_attention,

@@ -38,9 +38,29 @@ def test_good_example_is_clean(rule, index, tmp_path):
     assert lint_example(path, rule.code) == []
 
 
+def _skip_before_min_torch(example) -> None:  # noqa: ANN001
+    """An example verified from a later torch only (Example.min_torch; the rule's version_note says what older
+    releases do) is not judged on an older one."""
+    from compilelint.engine import _version
+
+    if example.min_torch and _version(torch.__version__) < _version(example.min_torch):
+        pytest.skip(f"this example's verdict holds from torch {example.min_torch} (see the rule's version_note)")
+
+
+def test_every_example_is_judged_by_the_installed_torch():
+    """An example marked min_torch (its verdict holds from that release on) above the installed torch would be
+    skipped here, so CI would never run it through real torch."""
+    from compilelint.engine import _version
+
+    late = [(code, ex.min_torch) for code, rule in RULES.items() for ex in (*rule.bad, *rule.good)
+            if ex.min_torch and _version(ex.min_torch) > _version(torch.__version__)]
+    assert not late, late
+
+
 @pytest.mark.parametrize("rule,index", BAD)
 def test_bad_example_fails_under_real_torch(rule, index, tmp_path):
     example = rule.bad[index]
+    _skip_before_min_torch(example)
     path = write_example(tmp_path, rule, "bad", index, example)
     holds, detail = torch_verdict(rule, path, example)
     assert holds, f"{rule.code}: torch did not bear out the claim: {detail}"
@@ -53,6 +73,7 @@ def test_bad_example_fails_under_real_torch(rule, index, tmp_path):
 @pytest.mark.parametrize("rule,index", GOOD)
 def test_good_example_passes_under_real_torch(rule, index, tmp_path):
     example = rule.good[index]
+    _skip_before_min_torch(example)
     path = write_example(tmp_path, rule, "good", index, example)
     holds, detail = torch_verdict(rule, path, example)
     assert not holds, f"{rule.code}: the good twin also fails under torch: {detail}"

@@ -30,7 +30,8 @@ class Example:
     list of argument tuples: the first is the example input, the rest are the "other inputs" that
     show a frozen trace or a recompile. `check` overrides how the harness proves the claim for this
     example (for instance "script-call" for failures TorchScript only raises when called, "trace-eval" to
-    trace the module after `.eval()`, as the snippet itself does).
+    trace the module after `.eval()`, as the snippet itself does). `min_torch` marks an example whose
+    verdict holds only from that torch release on.
     """
 
     code: str
@@ -38,6 +39,9 @@ class Example:
     entry: str = "M"
     check: str = ""
     note: str = ""
+    # The oldest torch on which this example's verdict was seen to hold, where older releases differ (the
+    # rule's version_note says how); the test suite skips the example's torch check on older torch.
+    min_torch: str = ""
 
     def marked_lines(self) -> list[int]:
         return [i for i, line in enumerate(self.code.splitlines(), 1) if line.rstrip().endswith(MARKER)]

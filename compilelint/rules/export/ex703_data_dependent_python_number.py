@@ -25,7 +25,10 @@ class ExportDataDependentPythonNumber(ExportRule):
                "tensor, or replace the loop with tensor ops")
     version_note = ("Verified with torch.export.export(strict=False), the 2.13 default. With strict=True (2.13) "
                     "`int()` of a size or of a 0-d tensor exports (Dynamo keeps it symbolic); the loops, `len()`, "
-                    "`range()` and container lookups fail there too.")
+                    "`range()` and container lookups fail there too. torch 2.11 (non-strict, verified on the GPU "
+                    "machine) fails where this rule is silent: `out[:n] = kept` with `n = kept.size(0)` (Could not guard "
+                    "on Eq(u2, u1)) and indexing a buffer with a 0-d tensor (`self.scales[x.argmax()]`: Could not "
+                    "extract specialized integer); those good examples are marked min_torch 2.13.")
     doc = RuleDoc(
         what=("Flags code that turns a data-dependent quantity into a concrete Python number: `int()`/`float()` of a "
               "tensor, of a number read with `.item()` or of the size of a data-dependent tensor (nonzero, "
@@ -40,7 +43,7 @@ class ExportDataDependentPythonNumber(ExportRule):
              "the export stops with `GuardOnDataDependentSymNode: Could not extract specialized integer`. Under "
              "torch.compile the same code breaks the graph; export has no fallback."),
         example="kept = boxes[scores > 0.5]\nn = int(kept.size(0))\nout[:n] = kept",
-        use_instead="kept = boxes[scores > 0.5]\nn = kept.size(0)  # a symbolic size: fine\nout[:n] = kept",
+        use_instead="kept = boxes[scores > 0.5]\nn = kept.size(0)  # a symbolic size: exports on torch 2.13\nout[:n] = kept",
     )
     bad = (
         Example('''import torch
@@ -152,7 +155,7 @@ class M(torch.nn.Module):
         n = kept.size(0)
         out[:n] = kept
         return out
-''', inputs="[(torch.randn(16, 4), torch.rand(16))]"),
+''', inputs="[(torch.randn(16, 4), torch.rand(16))]", min_torch="2.13"),
         Example('''import torch
 
 class M(torch.nn.Module):
@@ -180,7 +183,7 @@ class M(torch.nn.Module):
             boxes = boxes + 0.1 * torch.tanh(self.refine(boxes))
         best = boxes.mean(1).argmax()
         return boxes * self.scales[best]
-''', inputs="[(torch.randn(5, 4),)]"),
+''', inputs="[(torch.randn(5, 4),)]", min_torch="2.13"),
         Example('''import torch
 
 class M(torch.nn.Module):
