@@ -274,6 +274,17 @@ def b_voxel(quick):
         ("torch.compile", lambda: cref(xyz, feats, pc, vs, bidx, B)),
         ("triton", lambda: voxel_scatter.voxel_scatter_mean(xyz, feats, pc, vs, bidx, B, out=(mean, counts))),
     ], rm, nbytes=nbytes, compare=lambda o: rel(o[0], rm))
+    # The pillar pass's unrolled first points (UNROLL) against the plain loop, with the autotuner's blocks
+    chosen = next(iter(voxel_scatter._tuned.cache.values()), None)
+    if chosen is not None:
+        for u in (0, 2, 4):
+            cfg = triton.Config({**chosen.kwargs, "UNROLL": u}, num_warps=chosen.num_warps)
+            fn = lambda cfg=cfg: voxel_scatter.voxel_scatter_mean(xyz, feats, pc, vs, bidx, B, out=(mean, counts),
+                                                                  config=cfg)
+            ms = statistics.median(bench(fn) for _ in range(ROUNDS))
+            add("voxel scatter", f"N={N} C={C} B={B} {ny}x{nx}", f"triton UNROLL={u}", ms, nbytes=nbytes,
+                err=rel(fn()[0], rm), note=f"(BLOCK_V {chosen.kwargs['BLOCK_V']}, BLOCK_C {chosen.kwargs['BLOCK_C']}, "
+                                           f"{chosen.num_warps} warps)")
     # What reading the points in pillar order costs by itself: the kernel's last pass gathers each
     # pillar's feature rows (C * 4 bytes, scattered over the input) and writes the grid in order. The same
     # access pattern with nothing else, a gather of the rows in pillar order (random reads of C * 4 bytes,

@@ -210,7 +210,8 @@ def rules_command(output_format: str) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
 @click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds allowed per target.")
 @click.option("--memory-mb", type=int, default=8192, show_default=True,
-              help="Memory bound per target (address space on CPU, resident size on CUDA; 0: none).")
+              help="Memory bound per target (address space with a CPU-only torch, resident size with a "
+                   "CUDA build; 0: none).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="pyproject.toml to read.")
 @click.option("--target", "compile_targets", multiple=True, type=click.Choice(TARGETS),
               help="Compile paths to probe (repeatable); default: the config's targets.")

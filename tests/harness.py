@@ -108,7 +108,8 @@ def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool,
     if check == "dynamo":
         report = observe.run_dynamo(obj, inputs)
         marked = set(example.marked_lines())
-        hits = [b for b in report.breaks if rule.gb_id in b.gb_ids and _user_line(b, path) in marked]
+        ids = {rule.gb_id, rule.older_gb_ids.get(".".join(torch_release().split(".")[:2]))} - {None}
+        hits = [b for b in report.breaks if ids & set(b.gb_ids) and _user_line(b, path) in marked]
         detail = f"breaks={[(b.gb_ids, b.lineno) for b in report.breaks]} skipped={report.skipped_frames} error={report.error}"
         if hits:
             return True, detail
@@ -158,3 +159,10 @@ def _eager_recompiles(obj, inputs) -> tuple[bool, str]:  # noqa: ANN001
     torch._dynamo.reset()
     recompiles = [m for n, m in records if n.endswith("__recompiles") and "Recompiling function" in m]
     return len(recompiles) > 0, f"recompiles={[r.splitlines()[-1][:120] for r in recompiles]}"
+
+
+def torch_release() -> str:
+    """The installed torch's "major.minor.patch", without a local build tag."""
+    import torch
+
+    return torch.__version__.split("+")[0]

@@ -444,6 +444,16 @@ def test_voxel_scatter_max(N, C, B):
     _check_voxel(N, C, B, is_max=True)
 
 
+@pytest.mark.parametrize("unroll", [2, 4])
+def test_voxel_scatter_unrolled_pillar_loop(unroll):
+    """The autotuner may pick configs that take each pillar's first points in an unrolled loop: the same
+    means, maxes and counts (2000 points in 256 pillars: most hold more than 4, so both loops run)."""
+    cfg = _pick(voxel.CONFIGS, BLOCK_V=16, BLOCK_C=64, num_warps=4, UNROLL=unroll)
+    _check_voxel(2000, 5, 1, config=cfg)
+    _check_voxel(301, 20, 1, config=cfg, is_max=True)
+    _check_voxel(400, 6, 2, config=cfg, deterministic=True)
+
+
 def test_voxel_scatter_rejects_out_tensors_of_the_wrong_shape():
     """The kernels index `out` by pillar: a buffer of another grid would be written out of bounds."""
     xyz = torch.rand(10, 3, device=DEV)

@@ -205,7 +205,7 @@ def test_cli_without_torch_import(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.compilelint.probe]\ntargets = ["missing.py:make"]\n')
     code = ("import sys; from compilelint.cli import run; sys.argv=['compilelint','probe','--output-format','json'];\n"
             "try:\n    run()\nexcept SystemExit as e:\n    assert 'torch' not in sys.modules; raise")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 1, out.stderr
@@ -373,3 +373,26 @@ def test_probe_confirms_lstsq_slice_assignment_combinations_and_one_hot_rules():
         for code in codes:
             assert states.get((code, line_of(text))) == CONFIRMED, (code, text, states)
     assert not [f for f in result.findings if f.path == UNBACKED_OPS and f.code.startswith("RT")], states
+
+
+def test_cuda_build_of_torch_is_told_apart_without_importing_it(tmp_path):
+    """A CUDA build of torch cannot live under an address-space cap (on the H200 machine, torch 2.11+cu130, a
+    2048 MB RLIMIT_AS failed inside `import torch`), so the probe bounds such children by resident size; the
+    parent finds out from torch's files, never by importing it."""
+    import torch
+
+    from compilelint.runtime_probe.probe import torch_is_cuda_build
+
+    assert torch_is_cuda_build() == (torch.version.cuda is not None)
+    code = ("import sys; from compilelint.runtime_probe.probe import torch_is_cuda_build as f;"
+            "print(f(), 'torch' in sys.modules)")
+    for libs, expected in (([], "False False"), (["libtorch_cuda.so"], "True False"),
+                           (["libc10_cuda.so"], "True False")):
+        fake = tmp_path / ("with_" + "_".join(libs) if libs else "cpu_only")
+        (fake / "torch" / "lib").mkdir(parents=True)
+        (fake / "torch" / "__init__.py").write_text("raise SystemExit('imported')\n")
+        for name in libs:
+            (fake / "torch" / "lib" / name).write_text("")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(fake), str(ROOT)])}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+        assert out.stdout.strip() == expected, (libs, out.stdout, out.stderr[-300:])

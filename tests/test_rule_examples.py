@@ -47,13 +47,18 @@ def _skip_before_min_torch(example) -> None:  # noqa: ANN001
         pytest.skip(f"this example's verdict holds from torch {example.min_torch} (see the rule's version_note)")
 
 
-def test_every_example_is_judged_by_the_installed_torch():
-    """An example marked min_torch (its verdict holds from that release on) above the installed torch would be
-    skipped here, so CI would never run it through real torch."""
+def test_every_example_is_judged_by_the_ci_torch():
+    """An example marked min_torch (its verdict holds from that release on) above the torch CI installs (the
+    pin in .ci/run) would be skipped there, so no run would ever put it through real torch."""
+    import re
+    from pathlib import Path
+
     from compilelint.engine import _version
 
+    pin = re.search(r"torch==([0-9.]+)", (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text())
+    assert pin, ".ci/run pins torch"
     late = [(code, ex.min_torch) for code, rule in RULES.items() for ex in (*rule.bad, *rule.good)
-            if ex.min_torch and _version(ex.min_torch) > _version(torch.__version__)]
+            if ex.min_torch and _version(ex.min_torch) > _version(pin.group(1))]
     assert not late, late
 
 

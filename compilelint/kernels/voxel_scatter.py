@@ -21,9 +21,10 @@ of the grid beforehand and no division pass after. Atomics decide the order of t
 pillar, so sums agree with a float64 reference to rounding, not bit for bit; ``deterministic=True``
 (or ``torch.use_deterministic_algorithms(True)``) groups them with a stable sort instead, so they are
 summed in point order and repeated calls give the same bits. On an H200 (2M points, 64 channels, an
-8 x 496 x 432 grid; docs/bench/kernels_h200.txt, run 8): mean 0.329 ms (71% of the copy ceiling; 5.75x
-torch.compile), max 0.324 ms, deterministic mean 0.459 ms, against 0.720 / 0.872 ms for the design this
-replaced (every feature added with float atomics into a grid zeroed first, then a division pass).
+8 x 496 x 432 grid; docs/bench/kernels_h200.txt, runs 8 and 10): mean 0.311 ms (76% of the copy ceiling;
+6.46x torch.compile; 0.329 ms before the pillar loop's first points were unrolled), max 0.324 ms and
+deterministic mean 0.459 ms in run 8, against 0.720 / 0.872 ms for the design this replaced (every feature
+added with float atomics into a grid zeroed first, then a division pass).
 
 Example::
 
@@ -104,10 +105,13 @@ def _cell_ids(XYZ, BIDX, IDS, CNT, N, stride_xyz, ny, nx, B, x0, y0, z0, z1, inv
 
 @triton.jit
 def _pillar_reduce(F, PERM, CNT, STARTS, OUT, n_cells, C, stride_f,
-                   BLOCK_V: tl.constexpr, BLOCK_C: tl.constexpr, IS_MAX: tl.constexpr = False):
+                   BLOCK_V: tl.constexpr, BLOCK_C: tl.constexpr, IS_MAX: tl.constexpr = False,
+                   UNROLL: tl.constexpr = 0):
     """BLOCK_V pillars x BLOCK_C channels: each pillar's points are PERM[STARTS : STARTS + CNT] (point
     ids grouped by pillar), gathered in that order. Every pillar is written once, empty ones as 0: no
-    fill and no second pass over the grid."""
+    fill and no second pass over the grid. UNROLL: the first UNROLL points of every pillar are taken in
+    an unrolled loop, so their loads (a point id, then its row) can be issued together instead of one
+    point after another; the rest in a loop, in the same order (sums stay in point order)."""
     v = tl.program_id(0).to(tl.int64) * BLOCK_V + tl.arange(0, BLOCK_V)
     vm = v < n_cells
     cnt = tl.load(CNT + v, mask=vm, other=0)
@@ -120,21 +124,28 @@ def _pillar_reduce(F, PERM, CNT, STARTS, OUT, n_cells, C, stride_f,
             acc = tl.full([BLOCK_V, BLOCK_C], -float("inf"), tl.float32)
         else:
             acc = tl.zeros([BLOCK_V, BLOCK_C], tl.float32)
-        for j in range(0, most):
-            has = j < cnt
-            pt = tl.load(PERM + start + j, mask=has, other=0).to(tl.int64)  # N * C may pass 2**31
-            m = has[:, None] & cm[None, :]
-            if IS_MAX:
-                f = tl.load(F + pt[:, None] * stride_f + cc[None, :], mask=m, other=-float("inf"))
-                acc = tl.maximum(acc, f.to(tl.float32))
-            else:
-                f = tl.load(F + pt[:, None] * stride_f + cc[None, :], mask=m, other=0.0)
-                acc += f.to(tl.float32)
+        for j in tl.static_range(UNROLL):
+            acc = _take_point(F, PERM, start, cnt, j, cc, cm, stride_f, acc, IS_MAX)
+        for j in range(UNROLL, most):
+            acc = _take_point(F, PERM, start, cnt, j, cc, cm, stride_f, acc, IS_MAX)
         if IS_MAX:
             y = tl.where((cnt > 0)[:, None], acc, 0.0)
         else:
             y = acc / tl.maximum(cnt, 1).to(tl.float32)[:, None]
         tl.store(OUT + v[:, None] * C + cc[None, :], y, mask=vm[:, None] & cm[None, :])
+
+
+@triton.jit
+def _take_point(F, PERM, start, cnt, j, cc, cm, stride_f, acc, IS_MAX: tl.constexpr):
+    """acc with the j-th point of every pillar (where it has one) summed, or maxed, in."""
+    has = j < cnt
+    pt = tl.load(PERM + start + j, mask=has, other=0).to(tl.int64)  # N * C may pass 2**31
+    m = has[:, None] & cm[None, :]
+    if IS_MAX:
+        f = tl.load(F + pt[:, None] * stride_f + cc[None, :], mask=m, other=-float("inf"))
+        return tl.maximum(acc, f.to(tl.float32))
+    f = tl.load(F + pt[:, None] * stride_f + cc[None, :], mask=m, other=0.0)
+    return acc + f.to(tl.float32)
 
 
 @triton.jit
@@ -155,8 +166,9 @@ def _prune(configs, named_args, **kwargs):
     return keep or configs[:1]
 
 
-CONFIGS = [triton.Config({"BLOCK_V": v, "BLOCK_C": c}, num_warps=w)
-           for v, c in ((16, 64), (32, 64), (64, 64), (128, 16), (64, 16), (256, 8)) for w in (4, 8)]
+CONFIGS = [triton.Config({"BLOCK_V": v, "BLOCK_C": c, "UNROLL": u}, num_warps=w)
+           for v, c in ((16, 64), (32, 64), (64, 64), (128, 16), (64, 16), (256, 8)) for w in (4, 8)
+           for u in (0, 2, 4)]
 _tuned = triton.autotune(CONFIGS, key=["C", "IS_MAX"], prune_configs_by={"early_config_prune": _prune})(_pillar_reduce)
 _IDS_BLOCK = 1024
 

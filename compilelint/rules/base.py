@@ -64,6 +64,9 @@ class Rule:
     message: ClassVar[str] = ""
     # Dynamo's id for the graph break this rule predicts (GB rules), from graph_break_registry.json.
     gb_id: ClassVar[str | None] = None
+    # The id an older torch gives the same break on the same line, where its registry differs
+    # ({"2.11": "GB0007"}); the rule's message names it too, so the probe confirms the finding there.
+    older_gb_ids: ClassVar[dict[str, str]] = {}
     # "compiled": only code that a compile path reaches; "anywhere": every line of the file.
     applies_to: ClassVar[str] = "compiled"
     # The torch versions the claim was verified on, and where it is known to differ.

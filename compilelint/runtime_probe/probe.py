@@ -7,11 +7,14 @@ static engine and matches (match.py).
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import json
 import os
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from compilelint.config import Config
@@ -23,6 +26,20 @@ from compilelint.runtime_probe.spec import CHECKS, TargetError, parse_target
 CHILD_MODULE = "compilelint.runtime_probe.child"
 DEFAULT_TIMEOUT = 600.0
 DEFAULT_MEMORY_MB = 8192
+
+
+@functools.lru_cache(maxsize=1)
+def torch_is_cuda_build() -> bool:
+    """Whether the torch a child would import is a CUDA build, found without importing it (the parent never
+    does). Its libraries map far more address space than they use: on the H200 machine (torch 2.11+cu130) a
+    child capped at 2048 MB of address space failed inside `import torch`, before any user code ran. Such
+    children are bounded by resident size instead, as for device="cuda"."""
+    spec = importlib.util.find_spec("torch")
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        lib = Path(location) / "lib"
+        if any(lib.glob("libtorch_cuda*.so*")) or any(lib.glob("libc10_cuda*.so*")):
+            return True
+    return False
 
 
 @dataclass
@@ -108,10 +125,11 @@ def probe_one(text: str, *, checks: list[str], device: str = "cpu", timeout: flo
                               if target.file and p == os.path.realpath(target.file)},
             "isolate_fixes": {p: v for p, v in (isolate_fixes or {}).items()
                               if target.file and p == os.path.realpath(target.file)}}
-    cuda = device.startswith("cuda")
-    # CUDA reserves far more address space than it uses: bound its resident size from the parent instead.
+    # A CUDA build of torch reserves far more address space than it uses, even on device="cpu": bound the
+    # child's resident size from the parent instead of its address space.
+    by_rss = device.startswith("cuda") or torch_is_cuda_build()
     result = run_in_child(CHILD_MODULE, ["--spec", json.dumps(spec)], timeout=timeout,
-                          memory_mb=0 if cuda else memory_mb, rss_limit_mb=memory_mb if cuda else 0,
+                          memory_mb=0 if by_rss else memory_mb, rss_limit_mb=memory_mb if by_rss else 0,
                           cwd=os.path.abspath(base))
     payload = result.payload or {}
     target_file = payload.get("target_file") or target.file

@@ -137,7 +137,8 @@ def run_in_child(module: str, args: list[str], *, timeout: float | None = 300.0,
                     if rss_limit_mb > 0 and rss > rss_limit_mb:
                         _kill_group(proc)
                         proc.wait()
-                        status, reason = OOM, f"resident memory {rss:.0f} MB passed the {rss_limit_mb} MB bound (killed)"
+                        status, reason = OOM, (f"out of memory: resident memory {rss:.0f} MB passed the {rss_limit_mb} MB "
+                                               "bound (killed)")
                         break
                     time.sleep(poll_s)
             except BaseException:  # Ctrl-C in the parent: the child (its own session) must not outlive it
