@@ -25,6 +25,7 @@ from pathlib import Path
 from compilelint.config import Config
 from compilelint.engine import lint
 from compilelint.rules.base import Example, Rule
+from compilelint.rules.registry import all_rules
 
 _counter = itertools.count()
 
@@ -38,6 +39,9 @@ def write_example(tmp_dir: Path, rule: type[Rule], kind: str, index: int, exampl
 def lint_example(path: Path, code: str) -> list[int]:
     """Lines on which rule `code` fires in the file at `path`."""
     config = Config(select=[code], root=str(path.parent))
+    rule = all_rules()[code]
+    if rule.max_torch:  # a rule about older releases is off for the default torch-version
+        config.torch_version = rule.max_torch
     result = lint([str(path)], config, jobs=1)
     return sorted({f.line for f in result.findings if f.code == code})
 

@@ -38,13 +38,17 @@ def test_good_example_is_clean(rule, index, tmp_path):
     assert lint_example(path, rule.code) == []
 
 
-def _skip_before_min_torch(example) -> None:  # noqa: ANN001
-    """An example verified from a later torch only (Example.min_torch; the rule's version_note says what older
-    releases do) is not judged on an older one."""
+def _skip_outside_its_torch(example) -> None:  # noqa: ANN001
+    """An example verified from a later torch only (Example.min_torch), or up to an older one only
+    (Example.max_torch, for rules about older releases), is not judged on another release; the rule's
+    version_note says what that release does."""
     from compilelint.engine import _version
 
-    if example.min_torch and _version(torch.__version__) < _version(example.min_torch):
+    installed = _version(torch.__version__)
+    if example.min_torch and installed < _version(example.min_torch):
         pytest.skip(f"this example's verdict holds from torch {example.min_torch} (see the rule's version_note)")
+    if example.max_torch and installed > _version(example.max_torch):
+        pytest.skip(f"this example's verdict holds up to torch {example.max_torch} (see the rule's version_note)")
 
 
 def test_every_example_is_judged_by_the_ci_torch():
@@ -62,10 +66,23 @@ def test_every_example_is_judged_by_the_ci_torch():
     assert not late, late
 
 
+def test_examples_for_older_torch_belong_to_rules_for_older_torch():
+    """An example judged only up to some release (max_torch) belongs to a rule that is off beyond it (the
+    rule's max_torch), and that says on which release it was verified; such examples run on the GPU machine
+    (torch 2.11), not in CI."""
+    from compilelint.engine import _version
+
+    for code, rule in RULES.items():
+        for ex in (*rule.bad, *rule.good):
+            if ex.max_torch:
+                assert rule.max_torch and _version(rule.max_torch) <= _version(ex.max_torch), code
+                assert _version(rule.verified_on) <= _version(ex.max_torch), code
+
+
 @pytest.mark.parametrize("rule,index", BAD)
 def test_bad_example_fails_under_real_torch(rule, index, tmp_path):
     example = rule.bad[index]
-    _skip_before_min_torch(example)
+    _skip_outside_its_torch(example)
     path = write_example(tmp_path, rule, "bad", index, example)
     holds, detail = torch_verdict(rule, path, example)
     assert holds, f"{rule.code}: torch did not bear out the claim: {detail}"
@@ -78,7 +95,7 @@ def test_bad_example_fails_under_real_torch(rule, index, tmp_path):
 @pytest.mark.parametrize("rule,index", GOOD)
 def test_good_example_passes_under_real_torch(rule, index, tmp_path):
     example = rule.good[index]
-    _skip_before_min_torch(example)
+    _skip_outside_its_torch(example)
     path = write_example(tmp_path, rule, "good", index, example)
     holds, detail = torch_verdict(rule, path, example)
     assert not holds, f"{rule.code}: the good twin also fails under torch: {detail}"

@@ -30,8 +30,8 @@ class Example:
     list of argument tuples: the first is the example input, the rest are the "other inputs" that
     show a frozen trace or a recompile. `check` overrides how the harness proves the claim for this
     example (for instance "script-call" for failures TorchScript only raises when called, "trace-eval" to
-    trace the module after `.eval()`, as the snippet itself does). `min_torch` marks an example whose
-    verdict holds only from that torch release on.
+    trace the module after `.eval()`, as the snippet itself does). `min_torch` / `max_torch` mark an example whose
+    verdict holds only from / up to that torch release.
     """
 
     code: str
@@ -42,6 +42,8 @@ class Example:
     # The oldest torch on which this example's verdict was seen to hold, where older releases differ (the
     # rule's version_note says how); the test suite skips the example's torch check on older torch.
     min_torch: str = ""
+    # The newest torch on which it was seen to hold (an example of a rule about older releases).
+    max_torch: str = ""
 
     def marked_lines(self) -> list[int]:
         return [i for i, line in enumerate(self.code.splitlines(), 1) if line.rstrip().endswith(MARKER)]
