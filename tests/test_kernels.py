@@ -454,6 +454,13 @@ def test_voxel_scatter_unrolled_pillar_loop(unroll):
     _check_voxel(400, 6, 2, config=cfg, deterministic=True)
 
 
+def test_voxel_slots_experiment_matches_the_reference():
+    """benchmarks/voxel_experiments.py (a design with no sort, not shipped: timed in a later session) computes
+    the same means, maxes and counts, with pillars past its slot capacity (up to 351 points) on the
+    overflow path."""
+    importlib.import_module("benchmarks.voxel_experiments").check()
+
+
 def test_voxel_scatter_rejects_out_tensors_of_the_wrong_shape():
     """The kernels index `out` by pillar: a buffer of another grid would be written out of bounds."""
     xyz = torch.rand(10, 3, device=DEV)
