@@ -461,6 +461,12 @@ def test_voxel_slots_experiment_matches_the_reference():
     importlib.import_module("benchmarks.voxel_experiments").check()
 
 
+def test_persistent_softmax_experiment_matches_torch():
+    """benchmarks/wide_rows_tma.py's softmax_persistent (not shipped: timed in a later session) on rows of
+    64K, one of which takes the online pass."""
+    importlib.import_module("benchmarks.wide_rows_tma").check()
+
+
 def test_voxel_scatter_rejects_out_tensors_of_the_wrong_shape():
     """The kernels index `out` by pillar: a buffer of another grid would be written out of bounds."""
     xyz = torch.rand(10, 3, device=DEV)
