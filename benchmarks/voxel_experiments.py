@@ -145,8 +145,9 @@ def voxel_scatter_slots(xyz, feats, pc_range, voxel_size, batch_idx=None, batch_
                                                     BLOCK_V=block_v, BLOCK_C=min(block_c, triton.next_power_of_2(C)),
                                                     IS_MAX=is_max, num_warps=warps)
     ob = 64
-    _overflow_add[(max(1, min(triton.cdiv(N, ob), 1056)),)](feats, ovf, ovf_n, counts, out, C, feats.stride(0), BLOCK=ob,
-                                         BLOCK_C=min(64, triton.next_power_of_2(C)), IS_MAX=is_max, num_warps=4)
+    grid = (max(1, min(triton.cdiv(N, ob), 1056)),)  # 8 programs per SM of an H200, looping over the list
+    _overflow_add[grid](feats, ovf, ovf_n, counts, out, C, feats.stride(0), BLOCK=ob,
+                        BLOCK_C=min(64, triton.next_power_of_2(C)), IS_MAX=is_max, num_warps=4)
     return out, counts
 
 

@@ -1,4 +1,4 @@
-"""EX717: a tensor written into a slice bounded by a data-dependent number, under torch.export before 2.13."""
+"""EX717: a tensor written into a slice bounded by a data-dependent number, under torch.export on torch 2.11."""
 from __future__ import annotations
 
 import libcst as cst
@@ -16,10 +16,10 @@ class ExportDataDependentSliceWriteOldTorch(ExportRule):
     code = "EX717"
     name = "export-data-dependent-slice-write-old-torch"
     torch_error = ("GuardOnDataDependentSymNode",)
-    max_torch = "2.12"
+    max_torch = "2.11"  # verified there; 2.13 exports these writes; 2.12 was not checked
     verified_on = "2.11"
     message = ("`{target}` receives a tensor in a slice bounded by `{bound}`, which is read from tensor data: "
-               "before torch 2.13, non-strict torch.export cannot show that the slice and the tensor written "
+               "on torch 2.11, non-strict torch.export cannot show that the slice and the tensor written "
                "into it have the same size and fails (`GuardOnDataDependentSymNode: Could not guard on "
                "data-dependent expression Eq(u2, u1)`), even after `torch._check`; write through a mask "
                "(`torch.where(keep, value, out)`) or export with torch 2.13, which handles it")
@@ -27,16 +27,16 @@ class ExportDataDependentSliceWriteOldTorch(ExportRule):
                     "`canvas[:, :n] = feats[:, :n] + bias[:n]` (also after `torch._check(n >= 0)`), "
                     "`y[:, :n] += 1.0` with n from `.item()`, and `out[:n] = kept` with n the size of a "
                     "data-dependent tensor fail on the write; a Python number written into the slice "
-                    "(`out[b, n:] = 0`) and a mask export. On 2.13 every one of them exports, so the rule is "
-                    "off unless the project sets `torch-version` to 2.12 or older. Where EX713 reports the "
-                    "write (it also fails on 2.13), this rule stays silent.")
+                    "(`out[b, n:] = 0`) and a mask export. On 2.13 every one of them exports and 2.12 was not "
+                    "checked, so the rule is off unless the project sets `torch-version` to 2.11 or older. Where "
+                    "EX713 reports the write (it also fails on 2.13), this rule stays silent.")
     doc = RuleDoc(
-        what=("For projects on torch 2.12 or older (`torch-version` in `[tool.compilelint]`): flags a tensor "
+        what=("For projects on torch 2.11 or older (`torch-version` in `[tool.compilelint]`): flags a tensor "
               "written into a slice of a tensor (`out[:, :n] = v`, `out[:, :n] += 1`) where a bound of the slice "
               "is read from tensor data (`.item()`, `.tolist()`, or the size of a data-dependent tensor such "
               "as `x[mask]`), unless EX713 already reports that write."),
         why=("Under export both the slice `out[:, :n]` and the tensor written into it have sizes export knows "
-             "nothing about (unbacked symbols). Before torch 2.13, export must prove them equal to copy one into "
+             "nothing about (unbacked symbols). On torch 2.11, export must prove them equal to copy one into "
              "the other and cannot, so it stops with `GuardOnDataDependentSymNode` on that line; "
              "`torch._check(n >= 0)` does not help. A Python number written into the slice needs no such "
              "proof and exports."),
@@ -59,7 +59,7 @@ class M(torch.nn.Module):
         canvas = feats.new_zeros(2, 6)
         canvas[:, :n] = feats[:, :n] + self.bias[:n]  # <-
         return canvas
-''', inputs="[(torch.randn(2, 6), torch.tensor([3, 5]))]", max_torch="2.12"),
+''', inputs="[(torch.randn(2, 6), torch.tensor([3, 5]))]", max_torch="2.11"),
         Example('''import torch
 
 
@@ -69,7 +69,7 @@ class M(torch.nn.Module):
         y = feats.clone()
         y[:, :n] += 1.0  # <-
         return y
-''', inputs="[(torch.randn(2, 6), torch.tensor([3, 5]))]", max_torch="2.12"),
+''', inputs="[(torch.randn(2, 6), torch.tensor([3, 5]))]", max_torch="2.11"),
         Example('''import torch
 
 
@@ -79,7 +79,7 @@ class M(torch.nn.Module):
         out = boxes.new_zeros(10, 4)
         out[: kept.size(0)] = kept  # <-
         return out
-''', inputs="[(torch.randn(12, 4), torch.rand(12))]", max_torch="2.12"),
+''', inputs="[(torch.randn(12, 4), torch.rand(12))]", max_torch="2.11"),
         Example('''import torch
 
 class M(torch.nn.Module):
@@ -89,7 +89,7 @@ class M(torch.nn.Module):
         n = kept.size(0)
         out[:n] = kept  # <-
         return out
-''', inputs="[(torch.randn(16, 4), torch.rand(16))]", max_torch="2.12"),
+''', inputs="[(torch.randn(16, 4), torch.rand(16))]", max_torch="2.11"),
     )
     good = (
         Example('''import torch
