@@ -16,7 +16,9 @@ prefix sum and the placement cost most of the rest. Here neither exists:
      about 1% of the points overflow; clustered clouds overflow more (the bench times both).
 
 Sums are in no fixed order (as the shipped non-deterministic path). Checked against the float64 reference under
-TRITON_INTERPRET=1 (`--check`); not yet timed on a GPU (session 8 ran out of device time):
+TRITON_INTERPRET=1 (`--check`). Timed on the H200 in session 9 (docs/bench/kernels_h200.txt): best uniform 0.3125
+ms vs the package's 0.3174; on a clustered cloud every config is slower (best 0.3510 vs 0.3353 ms). Not shipped:
+benchmarks/voxel_stages.py shows why removing the prefix sum and the placement gains so little.
 
     TRITON_INTERPRET=1 PYTHONPATH=. python3 benchmarks/voxel_experiments.py --check   # CPU, small sizes
     PYTHONPATH=. python3 benchmarks/voxel_experiments.py                           # GPU: time against the package

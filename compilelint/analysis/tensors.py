@@ -704,6 +704,41 @@ class FunctionFacts:
             return self.kind(expr) is Kind.SIZE
         return self.kind(expr) is Kind.SIZE
 
+    def is_data_scalar_index(self, expr: cst.BaseExpression, _seen: frozenset[str] = frozenset()) -> bool:
+        """A 0-d integer tensor computed from tensor data, usable as an index: `t.argmax()` / `t.argmin()` with
+        no dim (they flatten: always 0-d) or `torch.argmax(t)`; `+ - * // %` of one with a Python int,
+        `torch.div(i, w, rounding_mode=...)`, `i.clamp(...)`; or a name last bound to one. Indexing with such
+        an `i` makes PyTorch read it as a number: export writes at it fail (EX718, 2.13) and torch 2.11's
+        export fails on reads too (EX719)."""
+        if type(expr) is cst.Name:
+            value = self.values.get(expr.value)
+            return (value is not None and expr.value not in _seen
+                    and self.is_data_scalar_index(value, _seen | {expr.value}))
+        if type(expr) is cst.BinaryOperation:
+            if type(expr.operator) not in (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo):
+                return False
+            left, right = expr.left, expr.right
+            return ((self.is_data_scalar_index(left, _seen) and self.is_integer_valued(right))
+                    or (self.is_integer_valued(left) and self.is_data_scalar_index(right, _seen)))
+        if type(expr) is not cst.Call:
+            return False
+        func = expr.func
+        name = qualify(func, self.aliases) or ""
+        positional = [a.value for a in expr.args if a.keyword is None]
+        if name in ("torch.argmax", "torch.argmin"):
+            return len(expr.args) == 1 and bool(positional) and self.kind(positional[0]) is Kind.TENSOR
+        if name == "torch.div":
+            return (len(positional) == 2 and self.is_data_scalar_index(positional[0], _seen)
+                    and self.is_integer_valued(positional[1]))
+        if type(func) is not cst.Attribute:
+            return False
+        method = func.attr.value
+        if method in ("argmax", "argmin"):
+            return not expr.args and self.kind(func.value) is Kind.TENSOR
+        if method in ("clamp", "clamp_min", "clamp_max", "long"):
+            return all(self.is_integer_valued(a) for a in positional) and self.is_data_scalar_index(func.value, _seen)
+        return False
+
     def is_script_number(self, expr: cst.BaseExpression) -> bool:
         """True when TorchScript types `expr` as `number` (its Scalar type), not int: `t.item()`, a name bound
         to one, and arithmetic / `min()` / `max()` / `abs()` involving one (`idx // w`, `min(x + 1, w - 1)`).

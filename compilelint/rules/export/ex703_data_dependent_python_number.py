@@ -27,8 +27,8 @@ class ExportDataDependentPythonNumber(ExportRule):
                     "`int()` of a size or of a 0-d tensor exports (Dynamo keeps it symbolic); the loops, `len()`, "
                     "`range()` and container lookups fail there too. torch 2.11 (non-strict, verified on the GPU "
                     "machine) fails where this rule is silent: `out[:n] = kept` with `n = kept.size(0)` (Could not guard "
-                    "on Eq(u2, u1)) and indexing a buffer with a 0-d tensor (`self.scales[x.argmax()]`: Could not "
-                    "extract specialized integer); those good examples are marked min_torch 2.13.")
+                    "on Eq(u2, u1); EX717) and indexing a buffer with a 0-d tensor (`self.scales[x.argmax()]`: Could not "
+                    "extract specialized integer; EX719); those good examples are marked min_torch 2.13.")
     doc = RuleDoc(
         what=("Flags code that turns a data-dependent quantity into a concrete Python number: `int()`/`float()` of a "
               "tensor, of a number read with `.item()` or of the size of a data-dependent tensor (nonzero, "
