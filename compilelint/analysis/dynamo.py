@@ -281,6 +281,19 @@ def no_meta_kernel(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
+def data_scalar_index(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """`t[i]`, `t[:, i]`, `t[i] = v` with `i` a 0-d index read from tensor data (`x.argmax()`; FunctionFacts.
+    is_data_scalar_index): PyTorch reads the index as a number (aten._local_scalar_dense) and Dynamo breaks the
+    graph there. Verified on 2.13: GB0033 for reads and writes; with capture_scalar_outputs = True it still
+    breaks on the subscript, with no registry id ("Could not extract specialized integer")."""
+    if type(node) is not cst.Subscript or not ctx.facts.is_tensor(node.value):
+        return None
+    facts = ctx.facts
+    if any(type(e.slice) is cst.Index and facts.is_data_scalar_index(e.slice.value) for e in node.slice):
+        return "GB0033"
+    return None
+
+
 # Verified on 2.13: F.one_hot with no num_classes (or -1) sizes its output by the largest label, so Dynamo
 # breaks the graph with its own id (GB0246, also with capture_scalar_outputs) and torch.export fails with
 # GuardOnDataDependentSymNode (EX715).
@@ -657,7 +670,7 @@ def requires_grad(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 # One gate per call detector of BREAKS that only looks at some callees: each admits at least what the
 # detector's own first test does (a superset where that is simpler). tests/test_engine.py::
 # test_call_gates_change_no_finding compares findings with and without the gates. Absent: detectors not about
-# calls (branch) or about any callee (disabled: functions the module disables; rnn: a submodule built as an RNN).
+# calls (branch; data_scalar_index: subscripts) or about any callee (disabled: functions the module disables; rnn: a submodule built as an RNN).
 CALL_GATES: dict[str, CallGate] = {
     "item": gate(methods={"item"}),
     "tolist": gate(methods={"tolist"}),
@@ -709,7 +722,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "autograd_grad": autograd_grad, "data_dependent_op": data_dependent_op, "torch_side_effect": torch_side_effect,
     "std_stream": std_stream, "rnn": rnn_module, "network": network_io,
     "requires_grad": requires_grad, "minmax_key": minmax_key, "no_meta_kernel": no_meta_kernel,
-    "one_hot": one_hot,
+    "one_hot": one_hot, "data_scalar_index": data_scalar_index,
 }
 
 

@@ -1,6 +1,7 @@
 """Models for the probe's confirmation of GB437 / EX712 (torch.linalg.lstsq), EX713 (a slice assignment
 bounded by a number read from tensor data), EX714 / GB404 (torch.combinations), GB438 / EX715 (one_hot
-without num_classes) and EX716 (Tensor.data). tests/test_probe.py finds each call by its text."""
+without num_classes), EX716 (Tensor.data) and EX718 (a write at an index from argmax). tests/test_probe.py finds
+each call by its text."""
 
 import torch
 from torch import nn
@@ -79,3 +80,18 @@ class LegacyData(nn.Module):
 def make_legacy_data():
     torch.manual_seed(0)
     return LegacyData(), [(torch.randn(3, 4),), (torch.randn(5, 4),)]
+
+
+class PeakSuppress(nn.Module):
+    """Non-maximum suppression of one heat map's peak: zero the hottest cell (a write at an argmax index)."""
+
+    def forward(self, heat):
+        peak = heat.flatten().argmax()
+        flat = heat.flatten().clone()
+        flat[peak] = 0.0
+        return flat.view_as(heat)
+
+
+def make_peak_suppress():
+    torch.manual_seed(0)
+    return PeakSuppress(), [(torch.rand(4, 4),), (torch.rand(6, 6),)]

@@ -1,0 +1,102 @@
+"""GB439 tensor-indexed-by-data-scalar: Flags a tensor read or written at a 0-d index computed from tensor data (`t[x.argmax()]`) in compiled code"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import BreakRule
+
+
+class TensorIndexedByDataScalar(BreakRule):
+    code = 'GB439'
+    name = 'tensor-indexed-by-data-scalar'
+    detector = 'data_scalar_index'
+    gb_id = 'GB0033'
+    severity = "warning"
+    message = ('Indexing a tensor with a 0-d index computed from tensor data (`argmax()`/`argmin()`) breaks the '
+               'graph (GB0033): PyTorch reads the index as a Python number; index with a 1-element tensor '
+               '(`t[i.view(1)]`, `t.index_select(0, i.view(1))`) or use a mask with `torch.where`')
+    version_note = ('Verified on 2.13 (benchmarks/export_scalar_index.py covers export; the examples below cover '
+                    'torch.compile): reads and writes break with GB0033 ("Data dependent operator", '
+                    'aten._local_scalar_dense); with torch._dynamo.config.capture_scalar_outputs = True they still '
+                    'break on the subscript, without a registry id ("Could not extract specialized integer"). '
+                    'torch.export fails on the writes (EX718), and on torch 2.11 on the reads too (EX719).')
+    doc = RuleDoc(
+        what=("Flags, in code torch.compile traces, a tensor read or written at a 0-d index computed from tensor "
+              "data: `t[i]`, `t[:, i]`, `t[i] = v` where `i` is `x.argmax()` / `x.argmin()` without a dim, "
+              "`torch.argmax(x)`, or integer arithmetic, `clamp` or `torch.div` of one (directly or through a name)."),
+        why=("A 0-d integer tensor used as an index is turned into a Python number (`t.select(0, int(i))`). The "
+             "number lives in tensor data, so Dynamo cannot trace it: it ends the graph at the subscript and runs "
+             "the rest of the function in another graph, with eager code between. A 1-element index tensor is "
+             "advanced indexing (a gather or an index_put_), which stays in the graph."),
+        example="best = scores.argmax()\nbox = boxes[best]",
+        use_instead="best = scores.argmax()\nbox = boxes.index_select(0, best.view(1))[0]",
+    )
+    bad = (
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, boxes, scores):
+        best = scores.argmax()
+        box = boxes[best]  # <-
+        return box * 2.0 + 1.0
+''', inputs="[(torch.randn(5, 4), torch.rand(5))]"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, heat):
+        peak = heat.flatten().argmax()
+        flat = heat.flatten().clone()
+        flat[peak] = 0.0  # <-
+        return flat.view_as(heat).softmax(-1)
+''', inputs="[(torch.rand(4, 4),)]"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, heat, feat):
+        w = heat.size(1)
+        idx = heat.flatten().argmax()
+        y = torch.div(idx, w, rounding_mode="floor")
+        x = idx % w
+        picked = feat[:, y, x]  # <-
+        return picked.sigmoid()
+''', inputs="[(torch.rand(5, 5), torch.randn(3, 5, 5))]"),
+    )
+    good = (
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, boxes, scores):
+        best = scores.argmax()
+        box = boxes.index_select(0, best.view(1))[0]
+        return box * 2.0 + 1.0
+''', inputs="[(torch.randn(5, 4), torch.rand(5))]"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, heat):
+        flat = heat.flatten()
+        peak = torch.arange(flat.numel(), device=flat.device) == flat.argmax()
+        return torch.where(peak, 0.0, flat).view_as(heat).softmax(-1)
+''', inputs="[(torch.rand(4, 4),)]"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, heat, feat):
+        w = heat.size(1)
+        idx = heat.flatten().argmax(0, keepdim=True)
+        y = torch.div(idx, w, rounding_mode="floor")
+        x = idx % w
+        picked = feat[:, y, x][:, 0]
+        return picked.sigmoid()
+''', inputs="[(torch.rand(5, 5), torch.randn(3, 5, 5))]"),
+    )
+
+    def visit_Subscript(self, node: cst.Subscript, ctx) -> None:  # noqa: ANN001
+        self.check(node, ctx)
