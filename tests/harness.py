@@ -112,7 +112,7 @@ def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool,
     if check == "dynamo":
         report = observe.run_dynamo(obj, inputs)
         marked = set(example.marked_lines())
-        ids = {rule.gb_id, rule.older_gb_ids.get(".".join(torch_release().split(".")[:2]))} - {None}
+        ids = {example.gb_id or rule.gb_id, rule.older_gb_ids.get(".".join(torch_release().split(".")[:2]))} - {None}
         hits = [b for b in report.breaks if ids & set(b.gb_ids) and _user_line(b, path) in marked]
         detail = f"breaks={[(b.gb_ids, b.lineno) for b in report.breaks]} skipped={report.skipped_frames} error={report.error}"
         if hits:

@@ -37,6 +37,13 @@ _PYTREE_REGISTER = {"torch.export.register_dataclass", "torch.utils._pytree.regi
                     "torch.utils._pytree.register_constant"}
 
 
+# threading's synchronisation primitives. Verified on 2.13: `with lock:` in compiled code makes Dynamo skip the
+# whole function (GB0142, "Unsupported context manager"; building one in place, `with threading.Lock():`, breaks
+# first with GB0007); `lock.acquire()` / `lock.release()` break the graph (GB0156, "Unsupported method call").
+THREAD_LOCKS = {"threading.Lock", "threading.RLock", "threading.Semaphore", "threading.BoundedSemaphore",
+                "threading.Condition"}
+
+
 @dataclass
 class ModuleFacts:
     capture_scalar_outputs: bool = False
@@ -50,6 +57,8 @@ class ModuleFacts:
     # Module-level classes decorated with @dataclass, and names registered as pytree nodes.
     dataclasses: set[str] = field(default_factory=set)
     pytree_registered: set[str] = field(default_factory=set)
+    # Module-level names bound to a threading lock, semaphore or condition (THREAD_LOCKS).
+    locks: set[str] = field(default_factory=set)
 
     @classmethod
     def from_module(cls, module: cst.Module, aliases: dict[str, str]) -> "ModuleFacts":
@@ -93,8 +102,11 @@ class ModuleFacts:
                 elif name == _CONFIG + "reorderable_logging_functions":
                     self.reorderable |= _names_in(small.value, aliases)
                 elif type(target.target) is cst.Name and type(small.value) is cst.Call:
-                    if qualify(small.value.func, aliases) == "logging.getLogger":
+                    built = qualify(small.value.func, aliases)
+                    if built == "logging.getLogger":
                         self.loggers.add(target.target.value)
+                    elif built in THREAD_LOCKS:
+                        self.locks.add(target.target.value)
         elif type(small) is cst.AugAssign:
             if qualify(small.target, aliases) == _CONFIG + "reorderable_logging_functions":
                 self.reorderable |= _names_in(small.value, aliases)
@@ -291,6 +303,41 @@ def data_scalar_index(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     facts = ctx.facts
     if any(type(e.slice) is cst.Index and facts.is_data_scalar_index(e.slice.value) for e in node.slice):
         return "GB0033"
+    return None
+
+
+def is_thread_lock(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    """A threading lock, semaphore or condition: a module-level name or `self.<attr>` built as one (THREAD_LOCKS),
+    or one built in place (`threading.Lock()`)."""
+    if type(expr) is cst.Call:
+        return call_name(expr, ctx) in THREAD_LOCKS
+    if type(expr) is cst.Name:
+        return expr.value in ctx.module_facts.locks and expr.value not in ctx.facts.env
+    if (type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self"
+            and ctx.class_facts is not None):
+        return getattr(ctx.class_facts, "attr_calls", {}).get(expr.attr.value) in THREAD_LOCKS
+    return False
+
+
+def thread_lock(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """`with lock:` (GB0142: Dynamo skips the whole function) or `lock.acquire()` / `lock.release()` (GB0156)."""
+    if type(node) is cst.With:
+        return "GB0142" if any(is_thread_lock(item.item, ctx) for item in node.items) else None
+    if (type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in ("acquire", "release")
+            and is_thread_lock(node.func.value, ctx)):
+        return "GB0156"
+    return None
+
+
+# Verified on 2.13: torch.nn.utils.rnn's packing helpers are on Dynamo's skip list (GB0007, "Attempted to call
+# function marked as skipped"); pack_sequence breaks inside torch, on its call to pack_padded_sequence.
+PACKED_SEQUENCE = {"torch.nn.utils.rnn.pack_padded_sequence", "torch.nn.utils.rnn.pad_packed_sequence",
+                   "torch.nn.utils.rnn.pack_sequence"}
+
+
+def packed_sequence(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if type(node) is cst.Call and call_name(node, ctx) in PACKED_SEQUENCE:
+        return "GB0007"
     return None
 
 
@@ -708,6 +755,8 @@ CALL_GATES: dict[str, CallGate] = {
     "requires_grad": gate(methods={"requires_grad_"}),
     "no_meta_kernel": gate(names=NO_META_FUNCS),
     "one_hot": gate(names={ONE_HOT}),
+    "packed_sequence": gate(names=PACKED_SEQUENCE),
+    "thread_lock": gate(methods={"acquire", "release"}),  # its `with` statements are not calls: not gated
 }
 
 
@@ -722,7 +771,8 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "autograd_grad": autograd_grad, "data_dependent_op": data_dependent_op, "torch_side_effect": torch_side_effect,
     "std_stream": std_stream, "rnn": rnn_module, "network": network_io,
     "requires_grad": requires_grad, "minmax_key": minmax_key, "no_meta_kernel": no_meta_kernel,
-    "one_hot": one_hot, "data_scalar_index": data_scalar_index,
+    "one_hot": one_hot, "data_scalar_index": data_scalar_index, "thread_lock": thread_lock,
+    "packed_sequence": packed_sequence,
 }
 
 

@@ -31,7 +31,9 @@ class Example:
     show a frozen trace or a recompile. `check` overrides how the harness proves the claim for this
     example (for instance "script-call" for failures TorchScript only raises when called, "trace-eval" to
     trace the module after `.eval()`, as the snippet itself does). `min_torch` / `max_torch` mark an example whose
-    verdict holds only from / up to that torch release.
+    verdict holds only from / up to that torch release. `gb_id`: the Dynamo id this bad example breaks with, where
+    the rule's detector gives this construct another id than the rule's `gb_id` (GB440: `with lock` GB0142,
+    `lock.acquire()` GB0156).
     """
 
     code: str
@@ -44,6 +46,7 @@ class Example:
     min_torch: str = ""
     # The newest torch on which it was seen to hold (an example of a rule about older releases).
     max_torch: str = ""
+    gb_id: str = ""
 
     def marked_lines(self) -> list[int]:
         return [i for i, line in enumerate(self.code.splitlines(), 1) if line.rstrip().endswith(MARKER)]
