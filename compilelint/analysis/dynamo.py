@@ -301,9 +301,60 @@ def data_scalar_index(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     if type(node) is not cst.Subscript or not ctx.facts.is_tensor(node.value):
         return None
     facts = ctx.facts
-    if any(type(e.slice) is cst.Index and facts.is_data_scalar_index(e.slice.value) for e in node.slice):
-        return "GB0033"
-    return None
+    read = [e.slice.value for e in node.slice if type(e.slice) is cst.Index and facts.is_data_scalar_index(e.slice.value)]
+    return "GB0033" if read and facts.first_number_read(node, read) else None
+
+
+# Verified on 2.13: a 0-d tensor read from data where PyTorch needs an int (a size, an arange bound, topk's k,
+# narrow's start) is read with aten._local_scalar_dense: GB0033; with capture_scalar_outputs = True it is traced.
+# (Slicing with one, `x[:n]`, breaks with GB0124 instead: not claimed here.)
+_SIZE_FUNCS = {"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn", "torch.full", "torch.eye",
+               "torch.randperm", "torch.arange"}
+_STEPS_FUNCS = {"torch.linspace", "torch.logspace"}  # their size is `steps`, the third argument
+_SIZE_METHODS = {"new_zeros", "new_ones", "new_empty", "new_full", "expand", "view", "reshape", "repeat", "narrow",
+                 "topk", "kthvalue"}
+
+
+def _size_arguments(call: cst.Call, ctx: "RuleContext") -> list[cst.BaseExpression]:
+    """The arguments of `call` that PyTorch reads as Python ints (sizes, bounds, counts), tuples unpacked."""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    keyword = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    name = call_name(call, ctx)
+    func = call.func
+    if name in _SIZE_FUNCS:
+        chosen = positional[:1] if name == "torch.full" else positional
+        chosen += [keyword[k] for k in ("size", "n", "end", "start", "m") if k in keyword]
+    elif name in _STEPS_FUNCS:
+        chosen = positional[2:3] + ([keyword["steps"]] if "steps" in keyword else [])
+    elif type(func) is cst.Attribute and func.attr.value in _SIZE_METHODS and ctx.facts.is_tensor(func.value):
+        method = func.attr.value
+        if method == "new_full":
+            chosen = positional[:1]
+        elif method == "narrow":
+            chosen = positional[1:3] + [keyword[k] for k in ("start", "length") if k in keyword]
+        elif method in ("topk", "kthvalue"):
+            chosen = positional[:1] + ([keyword["k"]] if "k" in keyword else [])
+        else:
+            chosen = positional + ([keyword["size"]] if "size" in keyword else [])
+    else:
+        return []
+    flat = []
+    for arg in chosen:
+        if type(arg) in (cst.Tuple, cst.List):
+            flat.extend(e.value for e in arg.elements)
+        else:
+            flat.append(arg)
+    return flat
+
+
+def data_tensor_size(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """`torch.arange(n)`, `x.new_zeros(n, 4)`, `x.topk(k)` with n / k a 0-d tensor computed from data
+    (FunctionFacts.is_data_scalar_int)."""
+    if type(node) is not cst.Call or ctx.module_facts.capture_scalar_outputs:
+        return None
+    facts = ctx.facts
+    read = [a for a in _size_arguments(node, ctx) if facts.is_data_scalar_int(a)]
+    return "GB0033" if read and facts.first_number_read(node, read) else None
 
 
 def is_thread_lock(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
@@ -757,6 +808,7 @@ CALL_GATES: dict[str, CallGate] = {
     "one_hot": gate(names={ONE_HOT}),
     "packed_sequence": gate(names=PACKED_SEQUENCE),
     "thread_lock": gate(methods={"acquire", "release"}),  # its `with` statements are not calls: not gated
+    "data_tensor_size": gate(names=_SIZE_FUNCS | _STEPS_FUNCS, methods=_SIZE_METHODS),
 }
 
 
@@ -772,7 +824,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "std_stream": std_stream, "rnn": rnn_module, "network": network_io,
     "requires_grad": requires_grad, "minmax_key": minmax_key, "no_meta_kernel": no_meta_kernel,
     "one_hot": one_hot, "data_scalar_index": data_scalar_index, "thread_lock": thread_lock,
-    "packed_sequence": packed_sequence,
+    "packed_sequence": packed_sequence, "data_tensor_size": data_tensor_size,
 }
 
 

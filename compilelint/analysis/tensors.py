@@ -419,6 +419,10 @@ class FunctionFacts:
         # The expression each name was last assigned (see carries_grad, which follows it on demand: walking
         # every assignment eagerly cost 10% of the lint time on timm).
         self.values: dict[str, cst.BaseExpression] = {}
+        # Names holding a 0-d tensor from data, mapped to the first node that reads it as a number (an index,
+        # a size): Dynamo breaks there and the resumed frame takes the value as an input, so later reads of
+        # the same name do not break again (verified on 2.13; they guard on it instead). See first_number_read.
+        self.number_reads: dict[str, int] = {}
 
     # -- parameters and bindings ------------------------------------------------------------
     def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool) -> None:
@@ -675,6 +679,7 @@ class FunctionFacts:
             self.ints.add(target.value)
         for name in names:
             self.values[name] = value
+            self.number_reads.pop(name, None)
 
     def is_integer_valued(self, expr: cst.BaseExpression) -> bool:
         """A Python int for sure: an int literal, a size, `int()`/`len()`, `.item()` of an integer tensor
@@ -738,6 +743,55 @@ class FunctionFacts:
         if method in ("clamp", "clamp_min", "clamp_max", "long"):
             return all(self.is_integer_valued(a) for a in positional) and self.is_data_scalar_index(func.value, _seen)
         return False
+
+    def is_data_scalar_int(self, expr: cst.BaseExpression, _seen: frozenset[str] = frozenset()) -> bool:
+        """A 0-d tensor computed from tensor data, for places where PyTorch needs an int (so it is an integer
+        tensor wherever the code runs): an index of `is_data_scalar_index`, or a reduction over all elements
+        (`mask.sum()`, `torch.count_nonzero(mask)`, `labels.max()`), `+ - * // %` of one with a Python int,
+        `clamp` of one, or a name last bound to one. Used as a size (`torch.arange(n)`, `x.new_zeros(n, 4)`)
+        it is read as a number: Dynamo breaks there (GB442)."""
+        if self.is_data_scalar_index(expr, _seen):
+            return True
+        if type(expr) is cst.Name:
+            value = self.values.get(expr.value)
+            return (value is not None and expr.value not in _seen
+                    and self.is_data_scalar_int(value, _seen | {expr.value}))
+        if type(expr) is cst.BinaryOperation:
+            if type(expr.operator) not in (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo):
+                return False
+            return ((self.is_data_scalar_int(expr.left, _seen) and self.is_integer_valued(expr.right))
+                    or (self.is_integer_valued(expr.left) and self.is_data_scalar_int(expr.right, _seen)))
+        if type(expr) is not cst.Call:
+            return False
+        func = expr.func
+        name = qualify(func, self.aliases) or ""
+        # The dtype is rarely known; where PyTorch needs an int the code only runs with an integer tensor.
+        if name in ("torch.sum", "torch.count_nonzero", "torch.max", "torch.min", "torch.amax", "torch.amin"):
+            return (len(expr.args) == 1 and expr.args[0].keyword is None
+                    and self.kind(expr.args[0].value) is Kind.TENSOR)
+        if type(func) is not cst.Attribute or expr.args and func.attr.value not in ("clamp", "clamp_min", "clamp_max"):
+            return False
+        method, receiver = func.attr.value, func.value
+        if method in ("sum", "count_nonzero", "max", "min", "amax", "amin"):
+            return self.kind(receiver) is Kind.TENSOR
+        if method in ("clamp", "clamp_min", "clamp_max"):
+            positional = [a.value for a in expr.args if a.keyword is None]
+            return all(self.is_integer_valued(a) for a in positional) and self.is_data_scalar_int(receiver, _seen)
+        return False
+
+    def first_number_read(self, node: cst.CSTNode, exprs: list[cst.BaseExpression]) -> bool:
+        """True unless every name among `exprs` (data scalars `node` reads as numbers) was already read as a
+        number by an earlier node of this function: after that first read (a graph break) the value is an
+        input of the resumed frame. Asking again about the same node gives the same answer."""
+        names = {e.value for expr in exprs for e in _walk_expr_nodes(expr) if type(e) is cst.Name
+                 and e.value in self.values}
+        if not names:
+            return True
+        first = False
+        for name in names:
+            owner = self.number_reads.setdefault(name, id(node))
+            first = first or owner == id(node)
+        return first
 
     def is_script_number(self, expr: cst.BaseExpression) -> bool:
         """True when TorchScript types `expr` as `number` (its Scalar type), not int: `t.item()`, a name bound

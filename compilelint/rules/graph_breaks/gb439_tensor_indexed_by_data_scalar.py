@@ -20,7 +20,10 @@ class TensorIndexedByDataScalar(BreakRule):
                     'and writes break with GB0033 ("Data dependent operator", '
                     'aten._local_scalar_dense); with torch._dynamo.config.capture_scalar_outputs = True they still '
                     'break on the subscript, without a registry id ("Could not extract specialized integer"). '
-                    'torch.export fails on the writes (EX718), and on torch 2.11 on the reads too (EX719).')
+                    'torch.export fails on the writes (EX718), and on torch 2.11 on the reads too (EX719). Only the '
+                    'first read of a name breaks: the resumed frame takes the value as an input, and later reads of '
+                    'it guard (one recompile per new value) instead of breaking; a read after some other graph '
+                    'break in the same function is such an input too, which the rule does not model.')
     doc = RuleDoc(
         what=("Flags, in code torch.compile traces, a tensor read or written at a 0-d index computed from tensor "
               "data: `t[i]`, `t[:, i]`, `t[i] = v` where `i` is `x.argmax()` / `x.argmin()` without a dim, "
@@ -40,7 +43,8 @@ class M(torch.nn.Module):
     def forward(self, boxes, scores):
         best = scores.argmax()
         box = boxes[best]  # <-
-        return box * 2.0 + 1.0
+        conf = scores[best]
+        return box * conf + 1.0
 ''', inputs="[(torch.randn(5, 4), torch.rand(5))]"),
         Example('''import torch
 
