@@ -357,6 +357,54 @@ def data_tensor_size(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return "GB0033" if read and facts.first_number_read(node, read) else None
 
 
+# Verified on 2.13: building a torch.Generator in compiled code breaks (GB0363, "an opaque object was created in
+# the middle of the program"), so does any `generator=` argument that is a Generator (GB0055: Dynamo cannot pass
+# it to the graph) and seeding one (`gen.manual_seed(0)`, GB7650).
+def _is_generator(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    """`self.<attr>` built in __init__ as `torch.Generator(...)` (also `torch.Generator().manual_seed(s)`)."""
+    if not (type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self"
+            and ctx.class_facts is not None and ctx.class_node is not None):
+        return False
+    if getattr(ctx.class_facts, "attr_calls", {}).get(expr.attr.value) == "torch.Generator":
+        return True
+    return expr.attr.value in _seeded_generator_attrs(ctx)
+
+
+def _seeded_generator_attrs(ctx: "RuleContext") -> set[str]:
+    """Attributes `__init__` sets to `torch.Generator(...).manual_seed(...)` (once per class)."""
+    cache = ctx.__dict__.setdefault("_generator_attrs", {})
+    key = id(ctx.class_node)
+    if key not in cache:
+        found = set()
+        init = next((s for s in ctx.class_node.body.body if type(s) is cst.FunctionDef and s.name.value == "__init__"),
+                    None)
+        lines = [s for s in init.body.body if type(s) is cst.SimpleStatementLine] if init is not None else []
+        for node in (small for line in lines for small in line.body):
+            if type(node) is cst.Assign and type(node.value) is cst.Call:
+                func = node.value.func
+                if (type(func) is cst.Attribute and func.attr.value == "manual_seed" and type(func.value) is cst.Call
+                        and ctx.qualify(func.value.func) == "torch.Generator"):
+                    found |= {t.target.attr.value for t in node.targets if type(t.target) is cst.Attribute
+                              and type(t.target.value) is cst.Name and t.target.value.value == "self"}
+        cache[key] = found
+    return cache[key]
+
+
+def torch_generator(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if type(node) is not cst.Call:
+        return None
+    if call_name(node, ctx) == "torch.Generator":
+        return "GB0363"
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == "generator" and not (
+                type(arg.value) is cst.Name and arg.value.value == "None"):
+            return "GB0055"
+    func = node.func
+    if type(func) is cst.Attribute and func.attr.value in ("manual_seed", "seed") and _is_generator(func.value, ctx):
+        return "GB7650"
+    return None
+
+
 def is_thread_lock(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
     """A threading lock, semaphore or condition: a module-level name or `self.<attr>` built as one (THREAD_LOCKS),
     or one built in place (`threading.Lock()`)."""
@@ -768,7 +816,7 @@ def requires_grad(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 # One gate per call detector of BREAKS that only looks at some callees: each admits at least what the
 # detector's own first test does (a superset where that is simpler). tests/test_engine.py::
 # test_call_gates_change_no_finding compares findings with and without the gates. Absent: detectors not about
-# calls (branch; data_scalar_index: subscripts) or about any callee (disabled: functions the module disables; rnn: a submodule built as an RNN).
+# calls (branch; data_scalar_index: subscripts) or about any callee (torch_generator: any call's `generator=`) (disabled: functions the module disables; rnn: a submodule built as an RNN).
 CALL_GATES: dict[str, CallGate] = {
     "item": gate(methods={"item"}),
     "tolist": gate(methods={"tolist"}),
@@ -824,7 +872,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "std_stream": std_stream, "rnn": rnn_module, "network": network_io,
     "requires_grad": requires_grad, "minmax_key": minmax_key, "no_meta_kernel": no_meta_kernel,
     "one_hot": one_hot, "data_scalar_index": data_scalar_index, "thread_lock": thread_lock,
-    "packed_sequence": packed_sequence, "data_tensor_size": data_tensor_size,
+    "packed_sequence": packed_sequence, "data_tensor_size": data_tensor_size, "torch_generator": torch_generator,
 }
 
 

@@ -1,0 +1,91 @@
+"""GB443 torch-generator-graph-break: Flags building, seeding or passing a `torch.Generator` in compiled code"""
+from __future__ import annotations
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class TorchGeneratorGraphBreak(CallBreakRule):
+    code = 'GB443'
+    name = 'torch-generator-graph-break'
+    detector = 'torch_generator'
+    gb_id = 'GB0055'
+    severity = "warning"
+    message = ('A `torch.Generator` in compiled code breaks the graph (passing one as `generator=`: GB0055; building '
+               'one: GB0363; seeding one: GB7650): draw from the global RNG inside the compiled code (seed it with '
+               '`torch.manual_seed` outside), or draw the noise outside and pass it in as a tensor')
+    version_note = ('Verified on 2.13: `generator=` a Generator (a module attribute or an argument) in torch.randn, '
+                    'torch.randint, torch.multinomial and Tensor.normal_ breaks with GB0055 ("Failed to convert '
+                    'args/kwargs to proxy"); `torch.Generator()` with GB0363; `self.gen.manual_seed(0)` with GB7650. '
+                    '`generator=None` is traced.')
+    doc = RuleDoc(
+        what=('Flags, in code torch.compile traces, calls with a `generator=` argument (other than None), '
+              '`torch.Generator(...)`, and `manual_seed()` / `seed()` of a Generator built in `__init__`.'),
+        why=('Sampling policies and augmentation modules keep their own seeded Generator for reproducible noise. '
+             'Dynamo cannot put a Generator object into the graph: every draw that takes one ends the graph and '
+             'runs eagerly, and creating or seeding one breaks too. torch.compile does trace draws from the global '
+             'RNG (and keeps them reproducible under `torch.manual_seed`).'),
+        example='noise = torch.randn(action.shape, generator=self.gen)',
+        use_instead='noise = torch.randn(action.shape)  # torch.manual_seed(...) once, outside the compiled model',
+    )
+    bad = (
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gen = torch.Generator().manual_seed(0)
+        self.denoise = torch.nn.Linear(4, 4)
+
+    def forward(self, action):
+        noise = torch.randn(action.shape, generator=self.gen)  # <-
+        return self.denoise(action + 0.1 * noise)
+''', inputs="[(torch.randn(2, 4),), (torch.randn(2, 4),)]"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, logits):
+        gen = torch.Generator()  # <-
+        probs = logits.softmax(-1)
+        return probs * 2.0
+''', inputs="[(torch.randn(3, 5),), (torch.randn(3, 5),)]", gb_id="GB0363"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gen = torch.Generator(device="cpu")
+
+    def forward(self, x):
+        self.gen.manual_seed(7)  # <-
+        return x.relu() + 1.0
+''', inputs="[(torch.randn(3, 5),), (torch.randn(3, 5),)]", gb_id="GB7650"),
+    )
+    good = (
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.denoise = torch.nn.Linear(4, 4)
+
+    def forward(self, action):
+        noise = torch.randn(action.shape)
+        return self.denoise(action + 0.1 * noise)
+''', inputs="[(torch.randn(2, 4),), (torch.randn(2, 4),)]"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.denoise = torch.nn.Linear(4, 4)
+
+    def forward(self, action, noise):
+        return self.denoise(action + 0.1 * noise)
+''', inputs="[(torch.randn(2, 4), torch.randn(2, 4)), (torch.randn(2, 4), torch.randn(2, 4))]"),
+    )
