@@ -405,6 +405,44 @@ def torch_generator(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
+# Verified on 2.13: Dynamo traces NumPy arrays made from tensors as tensors (FunctionFacts.is_traced_array), so
+# `.numpy()` and NumPy arithmetic stay in the graph; reading a value into Python does not: float()/int()/bool()/
+# round()/math.* of one and `.item()` break with GB0033, `.tolist()` with GB0109, a branch on one with GB0170,
+# np.nonzero / np.argwhere / np.flatnonzero / np.unique of one and indexing one with a mask with GB0036.
+_ARRAY_TO_PYTHON = {"float", "int", "bool", "round"}
+_ARRAY_DYNAMIC = {"numpy.nonzero", "numpy.argwhere", "numpy.flatnonzero", "numpy.unique"}
+
+
+def traced_array_read(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    facts = ctx.facts
+    node_type = type(node)
+    if node_type in (cst.If, cst.While, cst.IfExp):
+        test = node.test
+        while type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+            test = test.expression
+        tests = [test.left, test.right] if type(test) is cst.BooleanOperation else [test]
+        return "GB0170" if any(facts.is_traced_array(t) for t in tests) else None
+    if node_type is cst.Subscript:
+        mask = next((e.slice.value for e in node.slice if type(e.slice) is cst.Index
+                     and type(e.slice.value) is cst.Comparison and facts.is_traced_array(e.slice.value)), None)
+        return "GB0036" if mask is not None and facts.is_traced_array(node.value) else None
+    if node_type is not cst.Call:
+        return None
+    func = node.func
+    if type(func) is cst.Name and func.value in _ARRAY_TO_PYTHON and node.args:
+        return "GB0033" if facts.is_traced_array(node.args[0].value) else None
+    if type(func) is cst.Attribute and func.attr.value in ("item", "tolist") and not node.args:
+        if facts.is_traced_array(func.value):
+            return "GB0033" if func.attr.value == "item" else "GB0109"
+        return None
+    name = call_name(node, ctx)
+    if name.startswith("math.") and node.args and facts.is_traced_array(node.args[0].value):
+        return "GB0033"
+    if name in _ARRAY_DYNAMIC and node.args and facts.is_traced_array(node.args[0].value):
+        return "GB0036"
+    return None
+
+
 def is_thread_lock(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
     """A threading lock, semaphore or condition: a module-level name or `self.<attr>` built as one (THREAD_LOCKS),
     or one built in place (`threading.Lock()`)."""
@@ -816,7 +854,7 @@ def requires_grad(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 # One gate per call detector of BREAKS that only looks at some callees: each admits at least what the
 # detector's own first test does (a superset where that is simpler). tests/test_engine.py::
 # test_call_gates_change_no_finding compares findings with and without the gates. Absent: detectors not about
-# calls (branch; data_scalar_index: subscripts) or about any callee (torch_generator: any call's `generator=`) (disabled: functions the module disables; rnn: a submodule built as an RNN).
+# calls (branch; data_scalar_index: subscripts; traced_array: branches, subscripts and calls) or about any callee (torch_generator: any call's `generator=`) (disabled: functions the module disables; rnn: a submodule built as an RNN).
 CALL_GATES: dict[str, CallGate] = {
     "item": gate(methods={"item"}),
     "tolist": gate(methods={"tolist"}),
@@ -873,6 +911,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "requires_grad": requires_grad, "minmax_key": minmax_key, "no_meta_kernel": no_meta_kernel,
     "one_hot": one_hot, "data_scalar_index": data_scalar_index, "thread_lock": thread_lock,
     "packed_sequence": packed_sequence, "data_tensor_size": data_tensor_size, "torch_generator": torch_generator,
+    "traced_array": traced_array_read,
 }
 
 

@@ -423,6 +423,9 @@ class FunctionFacts:
         # a size): Dynamo breaks there and the resumed frame takes the value as an input, so later reads of
         # the same name do not break again (verified on 2.13; they guard on it instead). See first_number_read.
         self.number_reads: dict[str, int] = {}
+        # Names holding a NumPy array made from a tensor (is_traced_array), kept as assignments go: an array
+        # is often rebound from itself (`a = a / 2`).
+        self.arrays: set[str] = set()
 
     # -- parameters and bindings ------------------------------------------------------------
     def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool) -> None:
@@ -677,9 +680,13 @@ class FunctionFacts:
             self.numbers.add(target.value)
         if type(target) is cst.Name and self.is_integer_valued(value):
             self.ints.add(target.value)
+        traced = self.is_traced_array(value)  # `near, far = np.percentile(d, [5, 95])` unpacks two arrays
         for name in names:
             self.values[name] = value
             self.number_reads.pop(name, None)
+            self.arrays.discard(name)
+            if traced:
+                self.arrays.add(name)
 
     def is_integer_valued(self, expr: cst.BaseExpression) -> bool:
         """A Python int for sure: an int literal, a size, `int()`/`len()`, `.item()` of an integer tensor
@@ -792,6 +799,36 @@ class FunctionFacts:
             owner = self.number_reads.setdefault(name, id(node))
             first = first or owner == id(node)
         return first
+
+    def is_traced_array(self, expr: cst.BaseExpression) -> bool:
+        """A NumPy array (or NumPy scalar) made from a tensor, `t.numpy()` / `np.asarray(t)` / `np.array(t)`, or
+        computed from one (a `np.*` function or a method of it, an element, arithmetic, a comparison), directly or
+        through a name. Dynamo (2.13) traces such arrays as tensors: arithmetic stays in the graph, but reading
+        one into Python (float(), .item(), .tolist(), a branch, np.nonzero) breaks it (GB444)."""
+        kind_of = type(expr)
+        if kind_of is cst.Name:
+            return expr.value in self.arrays
+        if kind_of is cst.Call:
+            func = expr.func
+            if type(func) is cst.Attribute and func.attr.value == "numpy" and not expr.args:
+                return self.kind(func.value) is Kind.TENSOR
+            name = qualify(func, self.aliases) or ""
+            if name in ("numpy.asarray", "numpy.array", "numpy.asanyarray", "numpy.ascontiguousarray"):
+                return bool(expr.args) and self.kind(expr.args[0].value) is Kind.TENSOR
+            if name.startswith("numpy."):
+                return any(self.is_traced_array(a.value) for a in expr.args)
+            return type(func) is cst.Attribute and not name.startswith(("torch.", "math.")) and \
+                self.is_traced_array(func.value)
+        if kind_of is cst.Subscript:
+            return self.is_traced_array(expr.value)
+        if kind_of is cst.BinaryOperation:
+            return self.is_traced_array(expr.left) or self.is_traced_array(expr.right)
+        if kind_of is cst.UnaryOperation:
+            return self.is_traced_array(expr.expression)
+        if kind_of is cst.Comparison:
+            return self.is_traced_array(expr.left) or any(
+                self.is_traced_array(c.comparator) for c in expr.comparisons)
+        return False
 
     def is_script_number(self, expr: cst.BaseExpression) -> bool:
         """True when TorchScript types `expr` as `number` (its Scalar type), not int: `t.item()`, a name bound
