@@ -151,3 +151,16 @@ def test_github_annotations(tmp_path):
     level = {"error": "::error", "warning": "::warning", "note": "::notice"}
     assert sorted(level[f["severity"]] + f["code"] for f in json_out) == sorted(
         ln.split(" ", 1)[0] + ln.split("::")[2].split(" ", 1)[0] for ln in lines)
+
+
+def test_keyword_only_fix_is_offered_only_where_it_stays_valid_python(tmp_path):
+    """TS103's fix drops the bare `*`; after `y=1.0`, a keyword-only `z` without a default would then be invalid
+    (`def f(x, y=1.0, z, w=2.0)`), so the finding stays and no fix is offered (found by benchmarks/fuzz.py
+    --seed 9: building that fix raised inside LibCST)."""
+    path = tmp_path / "head.py"
+    source = ("import torch\n\n\nclass M(torch.nn.Module):\n"
+              "    def forward(self, x, y=1.0, *, z, w: float = 2.0):\n        return x * w\n")
+    path.write_text(source)
+    out = cli(str(path), "--select", "TS103", "--fix", "--no-cache")
+    assert out.returncode == 1 and "TS103" in out.stdout, out.stdout + out.stderr
+    assert path.read_text() == source

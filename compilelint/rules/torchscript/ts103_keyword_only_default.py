@@ -47,7 +47,11 @@ class M(torch.nn.Module):
         if not defaulted:
             return
         fix = None
-        if type(params.star_arg) is cst.ParamStar and params.star_kwarg is None:
+        # Only where the result is valid Python: a keyword-only parameter without a default cannot follow
+        # one with a default once the `*` is gone (`def f(x, y=1, *, z)`: no fix).
+        ordered = [*params.params, *params.kwonly_params]
+        defaults_in_order = all(b.default is not None for a, b in zip(ordered, ordered[1:]) if a.default is not None)
+        if type(params.star_arg) is cst.ParamStar and params.star_kwarg is None and defaults_in_order:
             fixed = params.with_changes(params=[*params.params, *params.kwonly_params], kwonly_params=[],
                                         star_arg=cst.MaybeSentinel.DEFAULT)
             fix = (params, fixed, "remove the bare `*` so the keyword-only parameters become ordinary ones")
