@@ -10,14 +10,17 @@ class TorchGeneratorGraphBreak(CallBreakRule):
     name = 'torch-generator-graph-break'
     detector = 'torch_generator'
     gb_id = 'GB0055'
+    older_gb_ids = {"2.11": "GB0156"}  # seeding a Generator (its GB7650 on 2.13)
     severity = "warning"
     message = ('A `torch.Generator` in compiled code breaks the graph (passing one as `generator=`: GB0055; building '
-               'one: GB0363; seeding one: GB7650): draw from the global RNG inside the compiled code (seed it with '
+               'one: GB0363, GB0007 on torch 2.11; seeding one: GB7650, GB0156 on 2.11): draw from the global RNG inside the compiled code (seed it with '
                '`torch.manual_seed` outside), or draw the noise outside and pass it in as a tensor')
     version_note = ('Verified on 2.13: `generator=` a Generator (a module attribute or an argument) in torch.randn, '
                     'torch.randint, torch.multinomial and Tensor.normal_ breaks with GB0055 ("Failed to convert '
                     'args/kwargs to proxy"); `torch.Generator()` with GB0363; `self.gen.manual_seed(0)` with GB7650. '
-                    '`generator=None` is traced.')
+                    '`generator=None` is traced. torch 2.11 (the GPU machine): `generator=` breaks with GB0055 too, '
+                    'seeding with GB0156 on the same line, and building one with GB0007 inside torch (that example is '
+                    'marked min_torch 2.13).')
     doc = RuleDoc(
         what=('Flags, in code torch.compile traces, calls with a `generator=` argument (other than None), '
               '`torch.Generator(...)`, and `manual_seed()` / `seed()` of a Generator built in `__init__`.'),
@@ -50,7 +53,7 @@ class M(torch.nn.Module):
         gen = torch.Generator()  # <-
         probs = logits.softmax(-1)
         return probs * 2.0
-''', inputs="[(torch.randn(3, 5),), (torch.randn(3, 5),)]", gb_id="GB0363"),
+''', inputs="[(torch.randn(3, 5),), (torch.randn(3, 5),)]", gb_id="GB0363", min_torch="2.13"),
         Example('''import torch
 
 

@@ -23,7 +23,9 @@ class NumpyValueRead(BreakRule):
                     '`a[0, 0] > 0`) and `.item()` break with GB0033, `.tolist()` with GB0109 (float and bool arrays; GB0033 '
                     'for integer ones, as for tensors), `if`/`while`/a conditional '
                     'expression on it with GB0170, np.nonzero/np.unique and `a[a > 0]` with GB0036; NumPy arithmetic, '
-                    '`len(a)` and `a.shape` are traced. Older torch broke at `.numpy()` itself.')
+                    '`len(a)` and `a.shape` are traced. Older torch broke at `.numpy()` itself. On torch 2.11 '
+                    'torch.quantile breaks too (GB0033; its good example is marked min_torch 2.13): a sorted tensor '
+                    'indexed at the rank (`d.sort().values[int(0.95 * (d.numel() - 1))]`) is traced on both.')
     doc = RuleDoc(
         what=('Flags, in code torch.compile traces, Python reads of a NumPy array made from a tensor (`t.numpy()`, '
               '`np.asarray(t)`) or computed from one: `float()`, `int()`, `bool()`, `round()` or `math.*` of it, '
@@ -84,6 +86,15 @@ class M(torch.nn.Module):
 class M(torch.nn.Module):
     def forward(self, depth):
         far = torch.quantile(depth.flatten(), 0.95)
+        return depth / far
+''', inputs="[(torch.rand(16, 16) + 0.5,), (torch.rand(16, 16) + 0.5,)]", min_torch="2.13"),
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, depth):
+        d = depth.flatten()
+        far = d.sort().values[int(0.95 * (d.numel() - 1))]
         return depth / far
 ''', inputs="[(torch.rand(16, 16) + 0.5,), (torch.rand(16, 16) + 0.5,)]"),
         Example('''import numpy as np
