@@ -89,7 +89,21 @@ def _user_line(event, path: Path) -> int | None:
 
 
 def torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool, str]:
-    """(claim holds for this example as bad, explanation) — for a good example the caller expects False."""
+    """(claim holds for this example as bad, explanation) — for a good example the caller expects False.
+    Each example starts from a fresh process's torch.distributions argument validation (on, as `__debug__`):
+    an earlier test's direct torch.compile switches it off process-wide (Dynamo does, once), and EX720's good
+    twin switches it off at import; it is restored afterwards, so no verdict depends on what ran before."""
+    import torch.distributions
+
+    validate = torch.distributions.Distribution._validate_args
+    torch.distributions.Distribution.set_default_validate_args(__debug__)
+    try:
+        return _torch_verdict(rule, path, example)
+    finally:
+        torch.distributions.Distribution.set_default_validate_args(validate)
+
+
+def _torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool, str]:
     from compilelint.runtime_probe import observe
 
     if example.check == "deprecation":

@@ -347,10 +347,11 @@ UNBACKED_OPS = "tests/probe_targets/unbacked_and_no_meta_ops.py"
 def test_probe_confirms_lstsq_slice_assignment_combinations_and_one_hot_rules():
     """The probe's real torch.compile and torch.export runs confirm GB437 + EX712 (lstsq), EX713 (a slice
     written with a bound from .tolist()), GB404 + EX714 (torch.combinations) and GB438 + EX715 (one_hot without
-    num_classes), EX716 (`.data`, an error that names no line) and EX718 (a write at an argmax index), each on its
-    own line, and report nothing runtime-only for these models."""
+    num_classes), EX716 (`.data`, an error that names no line), EX718 (a write at an argmax index) and EX720 (a
+    distribution validating its arguments, exported after the same process compiled it: the probe undoes Dynamo's
+    process-wide switch), each on its own line, and report nothing runtime-only for these models."""
     targets = [f"{UNBACKED_OPS}:make_{name}" for name in ("lane_fit", "length_mask", "pairs", "one_hot",
-                                                            "legacy_data", "peak_suppress")]
+                                                            "legacy_data", "peak_suppress", "gaussian_head")]
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
@@ -368,7 +369,8 @@ def test_probe_confirms_lstsq_slice_assignment_combinations_and_one_hot_rules():
     states = {(f.code, f.line): f.probe_state for f in result.findings if f.path == UNBACKED_OPS}
     expected = {"torch.linalg.lstsq(": ("EX712", "GB437"), "out[b, n:] = 0": ("EX713",),
                 "torch.combinations(": ("EX714", "GB404"), "one_hot(labels)": ("GB438", "EX715"),
-                "h.data * 2": ("EX716",), "flat[peak] = 0.0": ("EX718",)}
+                "h.data * 2": ("EX716",), "flat[peak] = 0.0": ("EX718",),
+                "dist = torch.distributions.Normal(": ("EX720",)}
     for text, codes in expected.items():
         for code in codes:
             assert states.get((code, line_of(text))) == CONFIRMED, (code, text, states)

@@ -59,6 +59,8 @@ class ModuleFacts:
     pytree_registered: set[str] = field(default_factory=set)
     # Module-level names bound to a threading lock, semaphore or condition (THREAD_LOCKS).
     locks: set[str] = field(default_factory=set)
+    # `torch.distributions.Distribution.set_default_validate_args(False)` at module level (EX720).
+    distribution_validation_off: bool = False
 
     @classmethod
     def from_module(cls, module: cst.Module, aliases: dict[str, str]) -> "ModuleFacts":
@@ -113,6 +115,9 @@ class ModuleFacts:
         elif type(small) is cst.Expr and type(small.value) is cst.Call:
             func = small.value.func
             args = small.value.args
+            if (qualify(func, aliases) or "").endswith("Distribution.set_default_validate_args") and args \
+                    and _truthy(args[0].value) is False:
+                self.distribution_validation_off = True
             if args and type(args[0].value) is cst.Name and qualify(func, aliases) in _PYTREE_REGISTER:
                 self.pytree_registered.add(args[0].value.value)
             if type(func) is cst.Attribute and func.attr.value in ("add", "update"):

@@ -165,11 +165,33 @@ def run_dynamo(fn: Callable, input_sets: list[tuple], *, backend: str = "eager",
     """Compile `fn` and call it on each input set; collect breaks, skipped frames and recompiles."""
     import torch
     import torch._dynamo
+    import torch.distributions
     from torch._dynamo.utils import counters
 
     torch._dynamo.reset()
     counters.clear()
     report = DynamoReport()
+    # The first time Dynamo runs in a process it switches torch.distributions' argument validation off for the
+    # whole process (torch._dynamo.eval_frame.TorchPatcher.patch, 2.13), and never back. Compiled code runs with
+    # it off, as it would; afterwards the previous setting returns, so an export checked later in the same
+    # process is judged as an export script on its own would run it (EX720).
+    validate = torch.distributions.Distribution._validate_args
+    torch.distributions.Distribution.set_default_validate_args(False)
+    try:
+        _compile_and_run(fn, input_sets, report, backend, dynamic, fullgraph, configure)
+    finally:
+        torch.distributions.Distribution.set_default_validate_args(validate)
+    report.frames_total = int(counters["frames"].get("total", 0))
+    report.frames_ok = int(counters["frames"].get("ok", 0))
+    report.graph_count = int(counters["stats"].get("unique_graphs", 0))
+    torch._dynamo.reset()
+    return report
+
+
+def _compile_and_run(fn: Callable, input_sets: list[tuple], report: "DynamoReport", backend: str,
+                     dynamic: bool | None, fullgraph: bool, configure: Callable[[], Any] | None) -> None:
+    import torch
+
     with _dynamo_logs() as records, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         compiled = torch.compile(fn, backend=backend, dynamic=dynamic, fullgraph=fullgraph)
@@ -182,11 +204,6 @@ def run_dynamo(fn: Callable, input_sets: list[tuple], *, backend: str = "eager",
             report.error = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
     report.breaks = parse_break_records(records)
     report.recompiles = [m for n, m in records if n.endswith("__recompiles") and "Recompiling function" in m]
-    report.frames_total = int(counters["frames"].get("total", 0))
-    report.frames_ok = int(counters["frames"].get("ok", 0))
-    report.graph_count = int(counters["stats"].get("unique_graphs", 0))
-    torch._dynamo.reset()
-    return report
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """Models for the probe's confirmation of GB437 / EX712 (torch.linalg.lstsq), EX713 (a slice assignment
 bounded by a number read from tensor data), EX714 / GB404 (torch.combinations), GB438 / EX715 (one_hot
-without num_classes), EX716 (Tensor.data) and EX718 (a write at an index from argmax). tests/test_probe.py finds
-each call by its text."""
+without num_classes), EX716 (Tensor.data), EX718 (a write at an index from argmax) and EX720 (a distribution that
+validates its arguments; the probe compiles first, in the same process). tests/test_probe.py finds each call by
+its text."""
 
 import torch
 from torch import nn
@@ -95,3 +96,21 @@ class PeakSuppress(nn.Module):
 def make_peak_suppress():
     torch.manual_seed(0)
     return PeakSuppress(), [(torch.rand(4, 4),), (torch.rand(6, 6),)]
+
+
+class GaussianHead(nn.Module):
+    """A control policy's Gaussian head, sampled with the reparameterisation trick."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mu = nn.Linear(6, 2)
+        self.log_std = nn.Parameter(torch.zeros(2))
+
+    def forward(self, obs):
+        dist = torch.distributions.Normal(self.mu(obs), self.log_std.exp())
+        return dist.rsample().tanh()
+
+
+def make_gaussian_head():
+    torch.manual_seed(0)
+    return GaussianHead(), [(torch.randn(3, 6),), (torch.randn(3, 6),)]
