@@ -20,7 +20,7 @@ class ThreadLockInCompiledCode(CallBreakRule):
                'graph break, GB0099, instead of the whole function)')
     acquire_message = ('`{call}` breaks the graph (GB0156: Dynamo does not trace a lock\'s methods): take the lock '
                        'outside the compiled function, or move the locked update into a `@torch.compiler.disable` helper')
-    version_note = ('Verified on 2.13: threading.Lock, RLock, Semaphore and Condition used in `with` (a module-level '
+    version_note = ('Verified on 2.13 and 2.11 (its examples): threading.Lock, RLock, Semaphore and Condition used in `with` (a module-level '
                     'one or one built in __init__) make Dynamo skip the frame (GB0142); `with threading.Lock():` breaks '
                     'first on building it (GB0007), then skips; `acquire()` / `release()` break with GB0156 each. '
                     'A `with` on a lock always costs the whole function, so it is reported as an error wherever it is. '

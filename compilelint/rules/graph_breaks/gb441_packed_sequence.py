@@ -14,7 +14,7 @@ class PackedSequenceGraphBreak(CallBreakRule):
     message = ('`torch.nn.utils.rnn` packing breaks the graph (GB0007: Dynamo skips these functions on purpose): '
                'pad the batch and mask instead (a `lengths` mask on the padded tensor), or run the packed '
                'recurrent part in a `@torch.compiler.disable` helper')
-    version_note = ('Verified on 2.13: pack_padded_sequence (also with enforce_sorted=False), pad_packed_sequence '
+    version_note = ('Verified on 2.13 and 2.11 (its examples): pack_padded_sequence (also with enforce_sorted=False), pad_packed_sequence '
                     'and pack_sequence break with GB0007 ("Attempted to call function marked as skipped"); '
                     'pack_sequence breaks inside torch, on the call the rule names. The recurrent modules that '
                     'usually consume packed batches skip the frame on their own (GB433).')

@@ -14,7 +14,7 @@ class DataTensorAsSize(CallBreakRule):
     message = ('A 0-d tensor computed from data (a count like `mask.sum()`, an `argmax()`) is used as a size or '
                'count here, so PyTorch reads it as a Python number and the graph breaks (GB0033): keep a fixed size '
                'and mask (`torch.arange(N) < n`), or set torch._dynamo.config.capture_scalar_outputs = True')
-    version_note = ('Verified on 2.13: torch.zeros/ones/empty/full/arange/randperm/linspace, new_zeros/new_full, '
+    version_note = ('Verified on 2.13 (and its examples on 2.11): torch.zeros/ones/empty/full/arange/randperm/linspace, new_zeros/new_full, '
                     'expand/view/reshape/repeat/narrow and topk with such a tensor break with GB0033 ("Data dependent '
                     'operator", aten._local_scalar_dense); with capture_scalar_outputs = True they are traced (an '
                     'unbacked size), and the rule is silent in a file that sets it. Slicing with one (`x[:n]`) breaks '
