@@ -690,7 +690,8 @@ def deepcopy(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     if _builtin_call(node, ctx, {"copy.deepcopy"}):
         arg = _arg(node, 0)
         if arg is not None and (ctx.facts.kind(arg) in (Kind.TENSOR, Kind.TENSORS, Kind.MODULE, Kind.MODULES)
-                                or (type(arg) is cst.Name and arg.value == "self")):
+                                or (type(arg) is cst.Name and arg.value == "self")
+                                or ctx.facts.is_submodule_tensor(arg)):  # `self.proj.weight`: verified 2.13
             return "GB4198"
     return None
 

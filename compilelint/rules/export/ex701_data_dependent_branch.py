@@ -19,7 +19,8 @@ class ExportDataDependentBranch(ConditionExportRule):
                "the fact with `torch._check(...)`")
     version_note = ("Verified with torch.export.export(strict=False), the 2.13 default. With strict=True (2.13) the "
                     "branches, filters and sorts fail on the same line too (`Unsupported: Data-dependent branching`), "
-                    "but an `assert` on tensor data exports: Dynamo turns it into a runtime assert.")
+                    "but an `assert` on tensor data exports: Dynamo turns it into a runtime assert. `torch._assert(cond, msg)` "
+                    "on tensor data fails like an `if` (2.13); `torch._assert_async(cond)` exports.")
     doc = RuleDoc(
         what=("Flags `if`/`while`/conditional expressions, comprehension filters and `assert`s whose condition "
               "reads tensor data (`any()`/`all()` of tensor comparisons included), `bool(t)` of a tensor, and "
@@ -36,6 +37,14 @@ class ExportDataDependentBranch(ConditionExportRule):
                      "# or: torch.cond(pred, true_fn, false_fn, (cur, frame))"),
     )
     bad = (
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, depth):
+        torch._assert((depth >= 0).all(), "negative depth")  # <-
+        return depth.clamp(max=80.0) / 80.0
+''', inputs="[(torch.rand(4, 6),)]"),
         Example('''import torch
 
 class M(torch.nn.Module):
@@ -110,6 +119,14 @@ class M(torch.nn.Module):
 ''', inputs="[(torch.randn(64),)]"),
     )
     good = (
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, depth):
+        torch._assert_async((depth >= 0).all())
+        return depth.clamp(max=80.0) / 80.0
+''', inputs="[(torch.rand(4, 6),)]"),
         Example('''import torch
 
 class M(torch.nn.Module):
@@ -208,6 +225,10 @@ class M(torch.nn.Module):
             self.report(ctx, node, self.message.format(kw=f"`{func.value}()` comparing tensor values"))
         elif self._pairwise_min_max_on_data(node, ctx):
             self.report(ctx, node, self.message.format(kw=f"`{func.value}()` of a value read from tensor data"))
+        elif ctx.qualify(func) == "torch._assert" and node.args and node.args[0].keyword is None:
+            # torch._assert(cond, msg) is `if not cond: raise` in Python (verified on 2.13: export fails on it);
+            # torch._assert_async(cond) records a runtime assert instead and exports
+            self.check_condition(node, node.args[0].value, ctx, "`torch._assert`")
 
     @staticmethod
     def _pairwise_min_max_on_data(node: cst.Call, ctx) -> bool:  # noqa: ANN001

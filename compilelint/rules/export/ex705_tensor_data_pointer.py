@@ -55,6 +55,18 @@ class M(torch.nn.Module):
         snapshot = copy.deepcopy(att.detach())  # <-
         return att @ k, snapshot
 ''', inputs="[(torch.randn(4, 8), torch.randn(6, 8))]"),
+        Example('''import copy
+import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        frozen = copy.deepcopy(self.proj.weight)  # <-
+        return x @ frozen.t()
+''', inputs="[(torch.randn(8, 4),)]"),
     )
     good = (
         Example('''import torch
@@ -78,5 +90,6 @@ class M(torch.nn.Module):
         if type(func) is cst.Attribute and func.attr.value == "data_ptr" and not node.args:
             if ctx.facts.kind(func.value) in (Kind.TENSOR, Kind.UNKNOWN) and ctx.qualify(func.value) != "torch":
                 self.report(ctx, node, self.message.format(what="`.data_ptr()`"))
-        elif ctx.qualify(func) == "copy.deepcopy" and len(node.args) == 1 and ctx.facts.is_tensor(node.args[0].value):
+        elif ctx.qualify(func) == "copy.deepcopy" and len(node.args) == 1 and (
+                ctx.facts.is_tensor(node.args[0].value) or ctx.facts.is_submodule_tensor(node.args[0].value)):
             self.report(ctx, node, self.message.format(what="`copy.deepcopy()` of a tensor"))

@@ -32,6 +32,18 @@ class M(torch.nn.Module):
         y = copy.deepcopy(x)  # <-
         return y * 2
 '''),
+        Example('''import torch
+import copy
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        frozen = copy.deepcopy(self.proj.weight)  # <-
+        return x @ frozen.t()
+''', inputs="[(torch.randn(8, 4),), (torch.randn(8, 4),)]"),
     )
     good = (
         Example('''import torch
@@ -46,6 +58,10 @@ class M(torch.nn.Module):
 
     def fix_for(self, node, ctx):  # noqa: ANN001
         arg = node.args[0].value
+        clone = cst.Call(func=cst.Attribute(value=arg, attr=cst.Name("clone")))
+        if ctx.facts.is_submodule_tensor(arg):
+            # unsafe: a deep copy of a Parameter is a new leaf; `.clone()` stays connected to the original in autograd
+            return (node, clone, "Use `.clone()` (stays in autograd, unlike a deep copy of a Parameter)", True)
         if not ctx.facts.is_tensor(arg):
             return None
-        return (node, cst.Call(func=cst.Attribute(value=arg, attr=cst.Name("clone"))), "Use `.clone()`")
+        return (node, clone, "Use `.clone()`")
