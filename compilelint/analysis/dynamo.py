@@ -448,6 +448,47 @@ def traced_array_read(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
+_SHRINKING = {"pop", "popleft", "clear", "remove"}
+
+
+def self_attrs_kept_bounded(ctx: "RuleContext") -> set[str]:
+    """`self.<attr>`s the current function shrinks or replaces (`.pop()`, `.popleft()`, `.clear()`, `.remove()`,
+    `del self.<attr>[...]`, `self.<attr> = ...`): a list it also appends to stops growing (RC511). Once per
+    function."""
+    cache = ctx.__dict__.setdefault("_bounded_attrs", {})
+    fn = ctx.function
+    if fn is None:
+        return set()
+    key = id(fn)
+    if key not in cache:
+        found: set[str] = set()
+
+        class _Scan(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                func = node.func
+                if type(func) is cst.Attribute and func.attr.value in _SHRINKING and _self_attr_name(func.value):
+                    found.add(_self_attr_name(func.value))
+
+            def visit_Del(self, node: cst.Del) -> None:
+                target = node.target.value if type(node.target) is cst.Subscript else node.target
+                if _self_attr_name(target):
+                    found.add(_self_attr_name(target))
+
+            def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+                if _self_attr_name(node.target):
+                    found.add(_self_attr_name(node.target))
+
+        fn.body.visit(_Scan())
+        cache[key] = found
+    return cache[key]
+
+
+def _self_attr_name(expr: cst.BaseExpression) -> str:
+    if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
+        return expr.attr.value
+    return ""
+
+
 def is_thread_lock(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
     """A threading lock, semaphore or condition: a module-level name or `self.<attr>` built as one (THREAD_LOCKS),
     or one built in place (`threading.Lock()`)."""

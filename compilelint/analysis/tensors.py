@@ -151,6 +151,8 @@ class ClassFacts:
         self.literal_types: dict[str, str] = {}  # attr -> "int"/"float"/"bool"/"str"/"None"/"list"/"dict"
         self.methods: set[str] = set()
         self.attr_calls: dict[str, str] = {}  # attr -> qualified name of the call that built it (`torch.nn.LSTM`)
+        # Attributes __init__ sets to a container that nothing bounds: `[]`, `list()`, a deque without maxlen (RC511).
+        self.unbounded_lists: set[str] = set()
         # Tensors registered on the module (register_buffer/register_parameter, `= nn.Parameter(...)`):
         # module state the tracer reads through prim::GetAttr, so in-place updates to them are recorded.
         self.registered: set[str] = set()
@@ -168,6 +170,8 @@ class ClassFacts:
                 mapping.setdefault(key, value)
         for key, value in getattr(base, "attr_calls", {}).items():
             getattr(self, "attr_calls", {}).setdefault(key, value)
+        if hasattr(self, "unbounded_lists"):
+            self.unbounded_lists |= {a for a in getattr(base, "unbounded_lists", ()) if a not in own}
         self.methods |= base.methods
         self.off_flags |= {name for name in getattr(base, "off_flags", ()) if name not in own}
 
@@ -206,6 +210,10 @@ class ClassFacts:
                                 self.attr_calls[target.attr.value] = qualify(small.value.func, aliases) or ""
                                 if self.attr_calls[target.attr.value] == "torch.nn.Parameter":
                                     self.registered.add(target.attr.value)
+                            if _unbounded_container(small.value, aliases):
+                                self.unbounded_lists.add(target.attr.value)
+                            else:
+                                self.unbounded_lists.discard(target.attr.value)
                         elif type(target) is cst.Name:
                             env.env[target.value] = kind
                 elif type(small) is cst.Expr and type(small.value) is cst.Call:
@@ -243,6 +251,23 @@ class ClassFacts:
         if type(value) in (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp):
             return Kind.PY
         return env.kind(value)
+
+
+def _unbounded_container(value: cst.BaseExpression, aliases: dict[str, str]) -> bool:
+    """`[]` / `[...]`, `list()`, `collections.deque(...)` with no maxlen (its second argument)."""
+    if type(value) is cst.List:
+        return True
+    if type(value) is not cst.Call:
+        return False
+    name = qualify(value.func, aliases) or ""
+    if name == "list":
+        return True
+    if name == "collections.deque":
+        positional = [a for a in value.args if a.keyword is None]
+        maxlen = next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "maxlen"),
+                      positional[1].value if len(positional) > 1 else None)
+        return maxlen is None or (type(maxlen) is cst.Name and maxlen.value == "None")
+    return False
 
 
 def _literal_type(value: cst.BaseExpression) -> str:
