@@ -262,9 +262,9 @@ def condition_reads_tensor(test: cst.BaseExpression, ctx: "RuleContext") -> bool
 
 
 def branch(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
-    """`if`/`while`/`x if c else y`/`and`/`or`/`not` on a tensor (its data)."""
+    """`if`/`while`/`x if c else y`/a comprehension filter/`and`/`or`/`not` on a tensor (its data)."""
     test = None
-    if type(node) in (cst.If, cst.While, cst.IfExp):
+    if type(node) in (cst.If, cst.While, cst.IfExp, cst.CompIf):
         test = node.test
     if test is not None and _condition_breaks(test, ctx):
         return "GB0170"
