@@ -23,7 +23,7 @@ import libcst as cst
 
 from compilelint.analysis.calls import CallGate, gate
 from compilelint.analysis.names import qualify
-from compilelint.analysis.tensors import Kind
+from compilelint.analysis.tensors import Kind, jit_module_kind
 
 if TYPE_CHECKING:
     from compilelint.analyzer import RuleContext
@@ -61,6 +61,8 @@ class ModuleFacts:
     locks: set[str] = field(default_factory=set)
     # `torch.distributions.Distribution.set_default_validate_args(False)` at module level (EX720).
     distribution_validation_off: bool = False
+    # Module-level names bound to a TorchScript module: name -> "script" / "trace" (tensors.jit_module_kind).
+    jit_modules: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_module(cls, module: cst.Module, aliases: dict[str, str]) -> "ModuleFacts":
@@ -105,6 +107,9 @@ class ModuleFacts:
                     self.reorderable |= _names_in(small.value, aliases)
                 elif type(target.target) is cst.Name and type(small.value) is cst.Call:
                     built = qualify(small.value.func, aliases)
+                    jit = jit_module_kind(small.value, aliases)
+                    if jit:
+                        self.jit_modules[target.target.value] = jit
                     if built == "logging.getLogger":
                         self.loggers.add(target.target.value)
                     elif built in THREAD_LOCKS:
@@ -487,6 +492,23 @@ def _self_attr_name(expr: cst.BaseExpression) -> str:
     if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
         return expr.attr.value
     return ""
+
+
+# Verified on 2.13: calling a TorchScript module (torch.jit.script of a module, torch.jit.load, torch.jit.freeze)
+# from compiled code makes Dynamo skip the whole function (GB4695, "torch.jit.script/freeze modules
+# unsupported"); a traced module breaks the graph inside torch (GB0008, "Attempted to inline function marked as
+# skipped"); a scripted function is traced through.
+def jit_module_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if type(node) is not cst.Call:
+        return None
+    func = node.func
+    kind = ""
+    if type(func) is cst.Name and func.value not in ctx.facts.env:
+        kind = ctx.module_facts.jit_modules.get(func.value, "")
+    elif (type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"
+          and ctx.class_facts is not None):
+        kind = getattr(ctx.class_facts, "jit_modules", {}).get(func.attr.value, "")
+    return {"script": "GB4695", "trace": "GB0008"}.get(kind)
 
 
 def is_thread_lock(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
@@ -901,7 +923,7 @@ def requires_grad(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 # One gate per call detector of BREAKS that only looks at some callees: each admits at least what the
 # detector's own first test does (a superset where that is simpler). tests/test_engine.py::
 # test_call_gates_change_no_finding compares findings with and without the gates. Absent: detectors not about
-# calls (branch; data_scalar_index: subscripts; traced_array: branches, subscripts and calls) or about any callee (torch_generator: any call's `generator=`) (disabled: functions the module disables; rnn: a submodule built as an RNN).
+# calls (branch; data_scalar_index: subscripts; traced_array: branches, subscripts and calls) or about any callee (torch_generator: any call's `generator=`; jit_module: calls of names and attributes) (disabled: functions the module disables; rnn: a submodule built as an RNN).
 CALL_GATES: dict[str, CallGate] = {
     "item": gate(methods={"item"}),
     "tolist": gate(methods={"tolist"}),
@@ -958,7 +980,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "requires_grad": requires_grad, "minmax_key": minmax_key, "no_meta_kernel": no_meta_kernel,
     "one_hot": one_hot, "data_scalar_index": data_scalar_index, "thread_lock": thread_lock,
     "packed_sequence": packed_sequence, "data_tensor_size": data_tensor_size, "torch_generator": torch_generator,
-    "traced_array": traced_array_read,
+    "traced_array": traced_array_read, "jit_module": jit_module_call,
 }
 
 

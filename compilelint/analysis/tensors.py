@@ -153,6 +153,9 @@ class ClassFacts:
         self.attr_calls: dict[str, str] = {}  # attr -> qualified name of the call that built it (`torch.nn.LSTM`)
         # Attributes __init__ sets to a container that nothing bounds: `[]`, `list()`, a deque without maxlen (RC511).
         self.unbounded_lists: set[str] = set()
+        # Attributes __init__ sets to a TorchScript module: attr -> "script" (torch.jit.script of a module
+        # instance, torch.jit.load, torch.jit.freeze) or "trace" (torch.jit.trace of one) (GB445).
+        self.jit_modules: dict[str, str] = {}
         # Tensors registered on the module (register_buffer/register_parameter, `= nn.Parameter(...)`):
         # module state the tracer reads through prim::GetAttr, so in-place updates to them are recorded.
         self.registered: set[str] = set()
@@ -172,6 +175,10 @@ class ClassFacts:
             getattr(self, "attr_calls", {}).setdefault(key, value)
         if hasattr(self, "unbounded_lists"):
             self.unbounded_lists |= {a for a in getattr(base, "unbounded_lists", ()) if a not in own}
+        if hasattr(self, "jit_modules"):
+            for key, value in getattr(base, "jit_modules", {}).items():
+                if key not in own:
+                    self.jit_modules.setdefault(key, value)
         self.methods |= base.methods
         self.off_flags |= {name for name in getattr(base, "off_flags", ()) if name not in own}
 
@@ -210,6 +217,11 @@ class ClassFacts:
                                 self.attr_calls[target.attr.value] = qualify(small.value.func, aliases) or ""
                                 if self.attr_calls[target.attr.value] == "torch.nn.Parameter":
                                     self.registered.add(target.attr.value)
+                            jit = jit_module_kind(small.value, aliases)
+                            if jit:
+                                self.jit_modules[target.attr.value] = jit
+                            else:
+                                self.jit_modules.pop(target.attr.value, None)
                             if _unbounded_container(small.value, aliases):
                                 self.unbounded_lists.add(target.attr.value)
                             else:
@@ -251,6 +263,24 @@ class ClassFacts:
         if type(value) in (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp):
             return Kind.PY
         return env.kind(value)
+
+
+def jit_module_kind(value: cst.BaseExpression, aliases: dict[str, str]) -> str:
+    """"script" for `torch.jit.script(Module(...))`, `torch.jit.load(...)`, `torch.jit.freeze(...)`; "trace" for
+    `torch.jit.trace(Module(...), ...)`; "" otherwise (a scripted or traced function is not a module)."""
+    if type(value) is not cst.Call:
+        return ""
+    name = qualify(value.func, aliases) or ""
+    if name in ("torch.jit.load", "torch.jit.freeze"):
+        return "script"
+    first = value.args[0].value if value.args and value.args[0].keyword is None else None
+    if type(first) is not cst.Call:
+        return ""
+    if name == "torch.jit.script":
+        return "script"
+    if name in ("torch.jit.trace", "torch.jit.trace_module"):
+        return "trace"
+    return ""
 
 
 def _unbounded_container(value: cst.BaseExpression, aliases: dict[str, str]) -> bool:

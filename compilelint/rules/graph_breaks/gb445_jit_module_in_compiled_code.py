@@ -1,0 +1,123 @@
+"""GB445 jit-module-in-compiled-code: Flags calls of a TorchScript module (`torch.jit.script(Module())`, `torch.jit.load`, `torch.jit.freeze`, `torch.jit.trace`) from compiled code"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.dynamo import BREAKS, dead_under_dynamo
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import BreakRule
+
+
+class JitModuleInCompiledCode(BreakRule):
+    code = 'GB445'
+    name = 'jit-module-in-compiled-code'
+    detector = 'jit_module'
+    gb_id = 'GB4695'
+    severity = "warning"
+    message = ('Calling a TorchScript module from compiled code makes Dynamo give up on the whole function '
+               '(GB4695: it cannot trace into the TorchScript runtime), so none of it is compiled: keep the eager '
+               '`nn.Module` here and script it only for the TorchScript build')
+    trace_message = ('Calling a `torch.jit.trace`d module from compiled code breaks the graph (GB0008: Dynamo skips '
+                     'the traced module\'s call on purpose): call the original eager `nn.Module`')
+    version_note = ('Verified on 2.13: a submodule built with torch.jit.script(Module()), torch.jit.load(path) or '
+                    'torch.jit.freeze(...), called in forward (also after other work), leaves Dynamo with no graph at '
+                    'all (GB4695, the frame skipped); a module-level one the same. A torch.jit.trace(Module(), ...) '
+                    'submodule breaks the graph inside torch (GB0008). A torch.jit.script-ed *function* is traced '
+                    'through and is not flagged.')
+    doc = RuleDoc(
+        what=('Flags calls, in code torch.compile traces, of a module attribute or module-level name built with '
+              '`torch.jit.script(SomeModule(...))`, `torch.jit.load(...)`, `torch.jit.freeze(...)` or '
+              '`torch.jit.trace(SomeModule(...), ...)`.'),
+        why=('Teams moving from TorchScript to torch.compile often keep a scripted post-processing or NMS '
+             'submodule. A ScriptModule runs in the TorchScript interpreter, which Dynamo cannot look into: it '
+             'abandons the calling function entirely, so the compiled model is in fact eager, with no error. '
+             'Traced modules are skipped too, splitting the graph.'),
+        example='self.post = torch.jit.script(BoxDecoder())\n...\nboxes = self.post(deltas, anchors)',
+        use_instead='self.post = BoxDecoder()  # script it only when exporting to TorchScript',
+    )
+    bad = (
+        Example('''import torch
+
+
+class Decoder(torch.nn.Module):
+    def forward(self, x):
+        return x.sigmoid() * 2.0
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = torch.nn.Linear(4, 4)
+        self.post = torch.jit.script(Decoder())
+
+    def forward(self, x):
+        h = self.head(x)
+        return self.post(h)  # <-
+''', inputs="[(torch.randn(3, 4),), (torch.randn(3, 4),)]"),
+        Example('''import torch
+
+
+class Decoder(torch.nn.Module):
+    def forward(self, x):
+        return x.sigmoid() * 2.0
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = torch.nn.Linear(4, 4)
+        self.post = torch.jit.trace(Decoder(), (torch.randn(3, 4),))
+
+    def forward(self, x):
+        h = self.head(x)
+        return self.post(h) + 1.0  # <-
+''', inputs="[(torch.randn(3, 4),), (torch.randn(3, 4),)]", gb_id="GB0008"),
+    )
+    good = (
+        Example('''import torch
+
+
+class Decoder(torch.nn.Module):
+    def forward(self, x):
+        return x.sigmoid() * 2.0
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = torch.nn.Linear(4, 4)
+        self.post = Decoder()
+
+    def forward(self, x):
+        h = self.head(x)
+        return self.post(h)
+''', inputs="[(torch.randn(3, 4),), (torch.randn(3, 4),)]"),
+        Example('''import torch
+
+
+@torch.jit.script
+def decode(x: torch.Tensor) -> torch.Tensor:
+    return x.sigmoid() * 2.0
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        return decode(self.head(x))
+''', inputs="[(torch.randn(3, 4),), (torch.randn(3, 4),)]"),
+    )
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        gb_id = BREAKS[self.detector](node, ctx)
+        if not gb_id or dead_under_dynamo(ctx, node):
+            return
+        if gb_id == "GB4695":  # the whole function runs eagerly wherever the call sits: no escalation by position
+            ctx.report(node, self.message, severity="error", gb_id=gb_id)
+        else:
+            self.check(node, ctx)
+
+    def message_for(self, node: cst.CSTNode, ctx, gb_id: str) -> str:  # noqa: ANN001
+        return self.trace_message
