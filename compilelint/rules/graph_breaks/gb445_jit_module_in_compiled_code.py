@@ -13,9 +13,10 @@ class JitModuleInCompiledCode(BreakRule):
     name = 'jit-module-in-compiled-code'
     detector = 'jit_module'
     gb_id = 'GB4695'
+    older_gb_ids = {"2.11": "GB0357"}
     severity = "warning"
     message = ('Calling a TorchScript module from compiled code makes Dynamo give up on the whole function '
-               '(GB4695: it cannot trace into the TorchScript runtime), so none of it is compiled: keep the eager '
+               '(GB4695, GB0357 on torch 2.11: it cannot trace into the TorchScript runtime), so none of it is compiled: keep the eager '
                '`nn.Module` here and script it only for the TorchScript build')
     trace_message = ('Calling a `torch.jit.trace`d module from compiled code breaks the graph (GB0008: Dynamo skips '
                      'the traced module\'s call on purpose): call the original eager `nn.Module`')
@@ -23,7 +24,8 @@ class JitModuleInCompiledCode(BreakRule):
                     'torch.jit.freeze(...), called in forward (also after other work), leaves Dynamo with no graph at '
                     'all (GB4695, the frame skipped); a module-level one the same. A torch.jit.trace(Module(), ...) '
                     'submodule breaks the graph inside torch (GB0008). A torch.jit.script-ed *function* is traced '
-                    'through and is not flagged.')
+                    'through and is not flagged. torch 2.11 (the GPU machine, its examples through the harness) skips '
+                    'the frame on the same line with GB0357.')
     doc = RuleDoc(
         what=('Flags calls, in code torch.compile traces, of a module attribute or module-level name built with '
               '`torch.jit.script(SomeModule(...))`, `torch.jit.load(...)`, `torch.jit.freeze(...)` or '
