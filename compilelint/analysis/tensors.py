@@ -771,22 +771,24 @@ class FunctionFacts:
             return self.kind(expr) is Kind.SIZE
         return self.kind(expr) is Kind.SIZE
 
+    def _scalar_through(self, expr: cst.BaseExpression, seen: frozenset[str], is_scalar) -> bool:  # noqa: ANN001
+        """`is_scalar` through a name (its last value) or integer arithmetic with a Python int."""
+        if type(expr) is cst.Name:
+            value = self.values.get(expr.value)
+            return value is not None and expr.value not in seen and is_scalar(value, seen | {expr.value})
+        if type(expr.operator) not in (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo):
+            return False
+        return ((is_scalar(expr.left, seen) and self.is_integer_valued(expr.right))
+                or (self.is_integer_valued(expr.left) and is_scalar(expr.right, seen)))
+
     def is_data_scalar_index(self, expr: cst.BaseExpression, _seen: frozenset[str] = frozenset()) -> bool:
         """A 0-d integer tensor computed from tensor data, usable as an index: `t.argmax()` / `t.argmin()` with
         no dim (they flatten: always 0-d) or `torch.argmax(t)`; `+ - * // %` of one with a Python int,
         `torch.div(i, w, rounding_mode=...)`, `i.clamp(...)`; or a name last bound to one. Indexing with such
         an `i` makes PyTorch read it as a number: export writes at it fail (EX718, 2.13) and torch 2.11's
         export fails on reads too (EX719)."""
-        if type(expr) is cst.Name:
-            value = self.values.get(expr.value)
-            return (value is not None and expr.value not in _seen
-                    and self.is_data_scalar_index(value, _seen | {expr.value}))
-        if type(expr) is cst.BinaryOperation:
-            if type(expr.operator) not in (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo):
-                return False
-            left, right = expr.left, expr.right
-            return ((self.is_data_scalar_index(left, _seen) and self.is_integer_valued(right))
-                    or (self.is_integer_valued(left) and self.is_data_scalar_index(right, _seen)))
+        if type(expr) in (cst.Name, cst.BinaryOperation):
+            return self._scalar_through(expr, _seen, self.is_data_scalar_index)
         if type(expr) is not cst.Call:
             return False
         func = expr.func
@@ -814,15 +816,8 @@ class FunctionFacts:
         it is read as a number: Dynamo breaks there (GB442)."""
         if self.is_data_scalar_index(expr, _seen):
             return True
-        if type(expr) is cst.Name:
-            value = self.values.get(expr.value)
-            return (value is not None and expr.value not in _seen
-                    and self.is_data_scalar_int(value, _seen | {expr.value}))
-        if type(expr) is cst.BinaryOperation:
-            if type(expr.operator) not in (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo):
-                return False
-            return ((self.is_data_scalar_int(expr.left, _seen) and self.is_integer_valued(expr.right))
-                    or (self.is_integer_valued(expr.left) and self.is_data_scalar_int(expr.right, _seen)))
+        if type(expr) in (cst.Name, cst.BinaryOperation):
+            return self._scalar_through(expr, _seen, self.is_data_scalar_int)
         if type(expr) is not cst.Call:
             return False
         func = expr.func
