@@ -511,6 +511,25 @@ def jit_module_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return {"script": "GB4695", "trace": "GB0008"}.get(kind)
 
 
+# Verified on 2.13: NumPy functions torch._numpy does not implement, called on an array made from a tensor
+# (FunctionFacts.is_traced_array): GB0294 ("attempted to trace numpy function unsupported by PyTorch"); np.linalg.lstsq
+# has no meta kernel (GB0036, as torch.linalg.lstsq); np.pad reads its pad widths as data (GB0033). Others tried
+# (histogram, searchsorted, convolve, cumsum, diff, arctan2, einsum, median, round, meshgrid, argsort,
+# nan_to_num, linalg.svd) are traced.
+UNTRACEABLE_NUMPY = {"numpy.polyfit": "GB0294", "numpy.polyval": "GB0294", "numpy.interp": "GB0294",
+                     "numpy.lexsort": "GB0294", "numpy.unravel_index": "GB0294", "numpy.linalg.lstsq": "GB0036",
+                     "numpy.pad": "GB0033"}
+
+
+def untraceable_numpy(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if type(node) is not cst.Call:
+        return None
+    gb_id = UNTRACEABLE_NUMPY.get(call_name(node, ctx))
+    if gb_id and any(ctx.facts.is_traced_array(a.value) for a in node.args):
+        return gb_id
+    return None
+
+
 def is_thread_lock(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
     """A threading lock, semaphore or condition: a module-level name or `self.<attr>` built as one (THREAD_LOCKS),
     or one built in place (`threading.Lock()`)."""
@@ -964,6 +983,7 @@ CALL_GATES: dict[str, CallGate] = {
     "packed_sequence": gate(names=PACKED_SEQUENCE),
     "thread_lock": gate(methods={"acquire", "release"}),  # its `with` statements are not calls: not gated
     "data_tensor_size": gate(names=_SIZE_FUNCS | _STEPS_FUNCS, methods=_SIZE_METHODS),
+    "untraceable_numpy": gate(names=set(UNTRACEABLE_NUMPY)),
 }
 
 
@@ -980,7 +1000,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "requires_grad": requires_grad, "minmax_key": minmax_key, "no_meta_kernel": no_meta_kernel,
     "one_hot": one_hot, "data_scalar_index": data_scalar_index, "thread_lock": thread_lock,
     "packed_sequence": packed_sequence, "data_tensor_size": data_tensor_size, "torch_generator": torch_generator,
-    "traced_array": traced_array_read, "jit_module": jit_module_call,
+    "traced_array": traced_array_read, "jit_module": jit_module_call, "untraceable_numpy": untraceable_numpy,
 }
 
 
