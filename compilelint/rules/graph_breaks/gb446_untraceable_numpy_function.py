@@ -25,7 +25,7 @@ class UntraceableNumpyFunction(CallBreakRule):
     severity = "warning"
     message = ('`{call}` of an array made from a tensor breaks the graph ({gb}): Dynamo traces NumPy on such arrays '
                'through torch, and this function has no traceable torch version; {instead}')
-    version_note = ('Verified on 2.13 (arrays from `t.numpy()`): np.polyfit, np.polyval, np.interp, np.lexsort and '
+    version_note = ('Verified on 2.13 (arrays from `t.numpy()`; its examples also on 2.11): np.polyfit, np.polyval, np.interp, np.lexsort and '
                     'np.unravel_index break with GB0294 ("attempted to trace numpy function unsupported by PyTorch"), '
                     'np.linalg.lstsq with GB0036 (no meta kernel), np.pad with GB0033. np.histogram, np.searchsorted, '
                     'np.convolve, np.cumsum, np.diff, np.arctan2, np.einsum, np.median, np.round, np.meshgrid, '
