@@ -403,13 +403,15 @@ def _seeded_generator_attrs(ctx: "RuleContext") -> set[str]:
 def torch_generator(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     if type(node) is not cst.Call:
         return None
-    if call_name(node, ctx) == "torch.Generator":
+    name = call_name(node, ctx)
+    if name == "torch.Generator":
         return "GB0363"
-    for arg in node.args:
+    func = node.func
+    torch_call = name.startswith("torch.") or (type(func) is cst.Attribute and ctx.facts.is_tensor(func.value))
+    for arg in node.args if torch_call else ():  # a user's own `generator=` parameter is not claimed
         if arg.keyword is not None and arg.keyword.value == "generator" and not (
                 type(arg.value) is cst.Name and arg.value.value == "None"):
             return "GB0055"
-    func = node.func
     if type(func) is cst.Attribute and func.attr.value in ("manual_seed", "seed") and _is_generator(func.value, ctx):
         return "GB7650"
     return None
