@@ -869,13 +869,16 @@ def autograd_grad(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 
 def data_dependent_op(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
-    """torch.equal/allclose (Python bool out of tensor data) and math.* of a tensor."""
+    """torch.equal/allclose (Python bool out of tensor data), math.* of a tensor, and torch._assert on a tensor
+    (`if not cond: raise` in Python; verified on 2.13: GB0033; torch._assert_async is traced)."""
     if type(node) is not cst.Call:
         return None
     q = call_name(node, ctx)
     if q in ("torch.equal", "torch.allclose") or _tensor_method(node, ctx, ("equal", "allclose")):
         return "GB0033"
     if q.startswith("math.") and any(ctx.facts.is_tensor(a.value) for a in node.args):
+        return "GB0033"
+    if q == "torch._assert" and node.args and node.args[0].keyword is None and ctx.facts.is_tensor(node.args[0].value):
         return "GB0033"
     return None
 
@@ -974,7 +977,7 @@ CALL_GATES: dict[str, CallGate] = {
     "graph_break": gate(names={"torch._dynamo.graph_break"}),
     "backward": gate(names={"torch.autograd.backward"}, methods={"backward"}),
     "autograd_grad": gate(names={"torch.autograd.grad"}),
-    "data_dependent_op": gate(names={"torch.equal", "torch.allclose"}, heads={"math"},
+    "data_dependent_op": gate(names={"torch.equal", "torch.allclose", "torch._assert"}, heads={"math"},
                                methods={"equal", "allclose"}),
     "torch_side_effect": gate(names=_TORCH_IO),
     "std_stream": gate(names=_STD_STREAMS),

@@ -1,4 +1,4 @@
-"""GB423 data-dependent-operator: Flags `torch.equal`, `torch.allclose` (and the methods) and `math.*` functions applied to tensors"""
+"""GB423 data-dependent-operator: Flags `torch.equal`, `torch.allclose` (and the methods), `math.*` functions applied to tensors and `torch._assert` on a tensor"""
 from __future__ import annotations
 
 import libcst as cst
@@ -13,9 +13,11 @@ class DataDependentOperator(CallBreakRule):
     detector = 'data_dependent_op'
     gb_id = 'GB0033'
     severity = "warning"
-    message = ('A Python number or bool computed from tensor data (`torch.equal`, `torch.allclose`, `math.*` of a tensor) breaks the graph (GB0033): use the tensor form (`(a == b).all()`, `torch.isclose(...).all()`, `torch.sqrt`) and keep the result on device')
+    version_note = ('torch._assert on a tensor condition verified on 2.13 (GB0033); `assert cond` statements and '
+                    'torch._assert_async are traced (a runtime assert).')
+    message = ('A Python number or bool computed from tensor data (`torch.equal`, `torch.allclose`, `math.*` of a tensor, `torch._assert` on a tensor) breaks the graph (GB0033): use the tensor form (`(a == b).all()`, `torch.isclose(...).all()`, `torch.sqrt`, `torch._assert_async`) and keep the result on device')
     doc = RuleDoc(
-        what='Flags `torch.equal`, `torch.allclose` (and the methods) and `math.*` functions applied to tensors in compiled code.',
+        what='Flags `torch.equal`, `torch.allclose` (and the methods), `math.*` functions applied to tensors and `torch._assert(cond, msg)` with a tensor condition in compiled code.',
         why='These return Python values computed from tensor data; Dynamo cannot put them in the graph and breaks there (GB0033, data dependent operator).',
         example='scale = math.sqrt(x.pow(2).sum())',
         use_instead='scale = torch.sqrt(x.pow(2).sum())',
@@ -29,8 +31,22 @@ class M(torch.nn.Module):
         scale = math.sqrt(x.abs().sum())  # <-
         return x / scale
 '''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, depth):
+        torch._assert((depth >= 0).all(), "negative depth")  # <-
+        return depth.clamp(max=80.0) / 80.0
+''', inputs="[(torch.rand(4, 6),), (torch.rand(4, 6),)]"),
     )
     good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, depth):
+        torch._assert_async((depth >= 0).all())
+        return depth.clamp(max=80.0) / 80.0
+''', inputs="[(torch.rand(4, 6),), (torch.rand(4, 6),)]"),
         Example('''import torch
 import math
 
