@@ -41,11 +41,11 @@ from compilelint.kernels.voxel_scatter import _f32  # noqa: E402
 
 
 @triton.jit
-def _bin_slots(XYZ, BIDX, CNT, SLOTS, OVF, OVF_N, N, stride_xyz, ny, nx, B, x0, y0, z0, z1, inv_vx, inv_vy,
-               CAP: tl.constexpr, HAS_BIDX: tl.constexpr, BLOCK: tl.constexpr):
-    """Binning as voxel_scatter._cell_ids, then each kept point's slot: SLOTS[cell * CAP + rank] for the first
-    CAP points of a pillar, else the overflow list OVF[k] = (point, cell), k from the OVF_N counter."""
-    p = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+def bin_points(XYZ, BIDX, p, N, stride_xyz, ny, nx, B, x0, y0, z0, z1, inv_vx, inv_vy, HAS_BIDX: tl.constexpr,
+               BLOCK: tl.constexpr):
+    """(cell, ok) of points p: the binning of voxel_scatter._cell_ids (pillar (b * ny + iy) * nx + ix, ok where the
+    point is in range and has a valid batch index), shared by the experiments' binning kernels here and in
+    benchmarks/voxel_stages.py."""
     pm = p < N
     x = tl.load(XYZ + p * stride_xyz, mask=pm, other=0.0).to(tl.float32)
     y = tl.load(XYZ + p * stride_xyz + 1, mask=pm, other=0.0).to(tl.float32)
@@ -61,7 +61,16 @@ def _bin_slots(XYZ, BIDX, CNT, SLOTS, OVF, OVF_N, N, stride_xyz, ny, nx, B, x0, 
         b = tl.where(ok, b, 0).to(tl.int32)
     else:
         b = tl.zeros([BLOCK], tl.int32)
-    cell = (b * ny + iy) * nx + ix
+    return (b * ny + iy) * nx + ix, ok
+
+
+@triton.jit
+def _bin_slots(XYZ, BIDX, CNT, SLOTS, OVF, OVF_N, N, stride_xyz, ny, nx, B, x0, y0, z0, z1, inv_vx, inv_vy,
+               CAP: tl.constexpr, HAS_BIDX: tl.constexpr, BLOCK: tl.constexpr):
+    """Binning as voxel_scatter._cell_ids, then each kept point's slot: SLOTS[cell * CAP + rank] for the first
+    CAP points of a pillar, else the overflow list OVF[k] = (point, cell), k from the OVF_N counter."""
+    p = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    cell, ok = bin_points(XYZ, BIDX, p, N, stride_xyz, ny, nx, B, x0, y0, z0, z1, inv_vx, inv_vy, HAS_BIDX, BLOCK)
     rank = tl.atomic_add(CNT + cell, tl.full([BLOCK], 1, tl.int32), mask=ok, sem="relaxed")
     slotted = ok & (rank < CAP)
     tl.store(SLOTS + cell.to(tl.int64) * CAP + rank, p.to(tl.int32), mask=slotted)

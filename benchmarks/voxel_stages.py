@@ -29,7 +29,7 @@ import triton
 import triton.language as tl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from benchmarks.voxel_experiments import _bin_slots, _overflow_add  # noqa: E402
+from benchmarks.voxel_experiments import _bin_slots, _overflow_add, bin_points  # noqa: E402
 from compilelint.kernels import voxel_scatter  # noqa: E402
 from compilelint.kernels.voxel_scatter import _cell_ids, _f32, _place, _pillar_reduce  # noqa: E402
 
@@ -66,16 +66,7 @@ def _cell_ids_red(XYZ, BIDX, IDS, CNT, N, stride_xyz, ny, nx, B, x0, y0, z0, z1,
     `atom` Triton emits for tl.atomic_add even when its result is unused. GPU only (inline PTX)."""
     p = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     pm = p < N
-    x = tl.load(XYZ + p * stride_xyz, mask=pm, other=0.0).to(tl.float32)
-    y = tl.load(XYZ + p * stride_xyz + 1, mask=pm, other=0.0).to(tl.float32)
-    z = tl.load(XYZ + p * stride_xyz + 2, mask=pm, other=0.0).to(tl.float32)
-    fx = tl.math.floor((x - x0) * inv_vx)
-    fy = tl.math.floor((y - y0) * inv_vy)
-    ok = pm & (fx >= 0) & (fx < nx) & (fy >= 0) & (fy < ny) & (z >= z0) & (z < z1)
-    b = tl.load(BIDX + p, mask=pm, other=0)
-    ok = ok & (b >= 0) & (b < B)
-    cell = (tl.where(ok, b, 0).to(tl.int32) * ny + tl.where(ok, fy, 0).to(tl.int32)) * nx + tl.where(ok, fx, 0).to(
-        tl.int32)
+    cell, ok = bin_points(XYZ, BIDX, p, N, stride_xyz, ny, nx, B, x0, y0, z0, z1, inv_vx, inv_vy, True, BLOCK)
     tl.inline_asm_elementwise(
         "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p red.global.gpu.relaxed.add.u32 [$1], 1; mov.u32 $0, 0; }",
         "=r,l,r", [CNT + cell, ok.to(tl.int32)], dtype=tl.int32, is_pure=False, pack=1)
@@ -89,16 +80,7 @@ def _cell_rank(XYZ, BIDX, IDS, RANK, CNT, N, stride_xyz, ny, nx, B, x0, y0, z0, 
     placement needs no atomics: slot = end[cell] - 1 - rank."""
     p = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     pm = p < N
-    x = tl.load(XYZ + p * stride_xyz, mask=pm, other=0.0).to(tl.float32)
-    y = tl.load(XYZ + p * stride_xyz + 1, mask=pm, other=0.0).to(tl.float32)
-    z = tl.load(XYZ + p * stride_xyz + 2, mask=pm, other=0.0).to(tl.float32)
-    fx = tl.math.floor((x - x0) * inv_vx)
-    fy = tl.math.floor((y - y0) * inv_vy)
-    ok = pm & (fx >= 0) & (fx < nx) & (fy >= 0) & (fy < ny) & (z >= z0) & (z < z1)
-    b = tl.load(BIDX + p, mask=pm, other=0)
-    ok = ok & (b >= 0) & (b < B)
-    cell = (tl.where(ok, b, 0).to(tl.int32) * ny + tl.where(ok, fy, 0).to(tl.int32)) * nx + tl.where(ok, fx, 0).to(
-        tl.int32)
+    cell, ok = bin_points(XYZ, BIDX, p, N, stride_xyz, ny, nx, B, x0, y0, z0, z1, inv_vx, inv_vy, True, BLOCK)
     rank = tl.atomic_add(CNT + cell, tl.full([BLOCK], 1, tl.int32), mask=ok, sem="relaxed")
     tl.store(IDS + p, tl.where(ok, cell, B * ny * nx), mask=pm)
     tl.store(RANK + p, rank, mask=ok)
