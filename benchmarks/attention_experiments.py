@@ -18,6 +18,9 @@ the overlap from Triton 3.6 were tried (session 7, H200, torch 2.11):
   Compiled for sm_90 every wgmma is still waited for at once (`--aot` prints the waits), so there is no
   overlap to time; with 128-key tiles and 3 stages it needs 262 KB of shared memory.
 
+Session 10: the overlap came from Gluon instead (benchmarks/attention_gluon.py); the warp-specialised
+kernel ships as compilelint/kernels/flash_attention_ws.py.
+
 Timed (session 7, one run, TFLOP/s non-causal / causal): SDPA cuDNN 624.4 / 548.2, the package 482.8 /
 440.9 (0.77x / 0.80x of cuDNN in that run), attn_2d without specialisation (128x128 tiles, 8 warps, 3
 stages) 497.8 / 442.9.

@@ -206,6 +206,7 @@ def b_attention(quick):
             ("eager reference", lambda: flash_attention.reference(q, k, v, causal=causal)),
             ("torch.compile ref", lambda: cref(q, k, v, causal=causal)),
             ("triton", lambda: flash_attention.attention(q, k, v, causal=causal, out=out)),
+            ("triton tma (FA2-style)", lambda: flash_attention.attention(q, k, v, causal=causal, out=out, impl="tma")),
             ("triton pointer", lambda: flash_attention.attention(q, k, v, causal=causal, out=out, impl="pointer")),
         ], ref_out, flop=fl)
     # variable key length: per-sequence lengths (triton) vs SDPA with the equivalent boolean mask
@@ -219,6 +220,7 @@ def b_attention(quick):
         ("SDPA cuDNN + mask", sdpa(SDPBackend.CUDNN_ATTENTION, attn_mask=keep)),
         ("SDPA efficient + mask", sdpa(SDPBackend.EFFICIENT_ATTENTION, attn_mask=keep)),
         ("triton kv_lens", lambda: flash_attention.attention(q, k, v, kv_lens=lens, out=out)),
+        ("triton kv_lens tma", lambda: flash_attention.attention(q, k, v, kv_lens=lens, out=out, impl="tma")),
         ("triton kv_lens pointer", lambda: flash_attention.attention(q, k, v, kv_lens=lens, out=out, impl="pointer")),
         ("triton key_padding_mask", lambda: flash_attention.attention(q, k, v, key_padding_mask=kpm, out=out)),
     ], ref_out, flop=useful)

@@ -354,6 +354,50 @@ def test_attention_second_config():
     _check_attn(q, k, v, dtype, causal=True, config=cfg, kv_lens=torch.tensor([101], device=DEV))
 
 
+_WS_COMPILE = """
+import json, re, sys, torch
+from benchmarks.kernels_aot import ptxas_info
+from compilelint.kernels import flash_attention_ws as ws
+out = []
+for head_dim, dtype, causal, lens in [(128, torch.bfloat16, True, True), (64, torch.float16, False, False)]:
+    k = ws.compile_sm90(head_dim, dtype, causal, lens)
+    ptx = k.asm["ptx"]
+    out.append({"ptxas": ptxas_info(ptx, 90), "waits": sorted(set(re.findall(r"wgmma.wait_group.sync.aligned (\\d+)", ptx))),
+                "regs": sorted(set(re.findall(r"setmaxnreg.\\w+.sync.aligned.u32\\s+(\\d+)", ptx))),
+                "smem": k.metadata.shared, "warps": k.metadata.num_warps, "limit": ws._SMEM_LIMIT,
+                "consumer_regs": ws.CONSUMER_REGS})
+print(json.dumps(out))
+"""
+
+
+def test_attention_ws_compiles_for_sm90():
+    """The Gluon warp-specialised kernel (Hopper's default; it cannot run in the interpreter) compiles for
+    sm_90 here too: ptxas reports no spill, the loop keeps one wgmma in flight across the softmax
+    (wait_group 1), and the producer / consumer register split (setmaxnreg 24 / 240) is in the PTX. In a
+    process without TRITON_INTERPRET, which would turn triton's own helpers (tl.max's combine) into
+    interpreted functions that the compiler refuses."""
+    import json
+
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[1]), *sys.path])
+    r = subprocess.run([sys.executable, "-c", _WS_COMPILE], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    for k in json.loads(r.stdout.strip().splitlines()[-1]):
+        assert "0 bytes spill stores" in k["ptxas"], k
+        assert k["waits"] == ["0", "1"], k
+        assert {"24", str(k["consumer_regs"])} <= set(k["regs"]), k
+        assert k["smem"] <= k["limit"] and k["warps"] == 12, k
+
+
+def test_attention_ws_refused_where_it_does_not_apply():
+    dtype = torch.bfloat16
+    q, k, v = _qkv(1, 1, 8, 8, 32, dtype)
+    with pytest.raises(ValueError, match="impl='ws'"):
+        attn.attention(q, k, v, impl="ws")  # D=32 (and, here, maybe no GPU)
+    with pytest.raises(ValueError, match="impl must be"):
+        attn.attention(q, k, v, impl="fast")
+
+
 # ---------------------------------------------------------------- MoE top-k gating
 
 
@@ -553,6 +597,31 @@ def test_gpu_attention_large(causal, impl):
         _check_attn(q, k, v, torch.bfloat16, causal=causal, key_padding_mask=kpm, config=cfg)
     q, k, v = _qkv(2, 8, 1000, 1000, 128, torch.float16)
     _check_attn(q, k, v, torch.float16, causal=causal, config=cfg, impl=impl)
+
+
+@gpu
+@pytest.mark.gpu
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("causal", [False, True])
+def test_gpu_attention_ws(causal, head_dim, monkeypatch):
+    """The warp-specialised Gluon kernel: ragged lengths (zero-filled loads, clipped stores), many tiles,
+    kv_lens down to 0, fp16 and bf16; and impl="auto" picks it on an sm_90 GPU."""
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("the warp-specialised kernel is sm_90 only")
+    from compilelint.kernels import flash_attention_ws as ws
+
+    for dtype in (torch.bfloat16, torch.float16):
+        for B, H, SQ, SK in [(2, 3, 200, 333), (1, 2, 77, 77), (1, 1, 1, 300), (2, 4, 1030, 777), (1, 2, 513, 4096)]:
+            q, k, v = _qkv(B, H, SQ, SK, head_dim, dtype)
+            _check_attn(q, k, v, dtype, causal=causal, impl="ws")
+            lens = torch.tensor([SK, 0, 5][:B] if B > 1 else [SK // 3], device=DEV)
+            _check_attn(q, k, v, dtype, causal=causal, impl="ws", kv_lens=lens)
+    calls = []
+    real = ws.attention_ws
+    monkeypatch.setattr(ws, "attention_ws", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    q, k, v = _qkv(1, 2, 300, 300, head_dim, torch.bfloat16)
+    _check_attn(q, k, v, torch.bfloat16, causal=causal)
+    assert calls == [1]
 
 
 @gpu
