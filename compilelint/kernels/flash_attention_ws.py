@@ -244,8 +244,9 @@ def attention_ws(q, k, v, causal=False, kv_lens=None, sm_scale=None, out=None, s
     lens = kv_lens.to(device=q.device, dtype=torch.int32).contiguous() if kv_lens is not None else q
     scale = sm_scale if sm_scale is not None else 1.0 / math.sqrt(D)
     grid = (triton.cdiv(SQ, BLOCK_M), B * H)
+    stages = stages or _stages(D, q.element_size())
     _attn_fwd_ws[grid](desc(q, BLOCK_M // 2), desc(k, BLOCK_N), desc(v, BLOCK_N), desc(out, BLOCK_M // 2), lens,
-                       scale, H, SK, HEAD_DIM=D, BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, STAGES=stages or _stages(D, q.element_size()),
+                       scale, H, SK, HEAD_DIM=D, BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, STAGES=stages,
                        IS_CAUSAL=bool(causal), HAS_LENS=kv_lens is not None, CONSUMER_REGS=CONSUMER_REGS,
                        num_warps=4)
     return out
