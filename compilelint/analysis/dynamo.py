@@ -217,6 +217,112 @@ def _in_forward(ctx: "RuleContext") -> bool:
     return ctx.function is not None and ctx.function.name.value == "forward"
 
 
+ENTRY_DECORATORS = {"torch.compile", "torch._dynamo.optimize"}
+
+
+def is_frame_entry(ctx: "RuleContext") -> bool:
+    """Whether the function being walked is where callers hand arguments to a compiled frame.
+
+    Dynamo guards on the arguments of the frame it compiles: a module's `forward` or a `@torch.compile`
+    function. A helper that forward calls is inlined, and gets its arguments as constants from that call
+    site (`F.interpolate(x, mode="bilinear")`), so a varying argument is only a hazard at the entry.
+    """
+    fn = ctx.function
+    if fn is None:
+        return False
+    if ctx.class_node is not None and fn.name.value == "forward":
+        return True
+    return any(d in ENTRY_DECORATORS for d in ctx.decorators)
+
+
+def number_argument(expr: cst.BaseExpression, ctx: "RuleContext") -> str | None:
+    """The name, when `expr` is an int or float parameter (annotated so, or defaulting to such a literal; not
+    a bool) of a compiled frame's entry that still holds the caller's number. From its second distinct value
+    Dynamo makes such an argument dynamic (automatic dynamic: a SymInt / SymFloat, verified on 2.13)."""
+    if type(expr) is not cst.Name or not _is_param(expr, ctx) or not is_frame_entry(ctx):
+        return None
+    name = expr.value
+    if ctx.facts.param_types.get(name) not in ("int", "float") or ctx.facts.env.get(name) is not Kind.PY:
+        return None
+    return name
+
+
+def _loop_count_before(name: str, node: cst.CSTNode, ctx: "RuleContext") -> bool:
+    """Whether `range(name)` comes before `node` in the function (source order): Dynamo specialises a loop
+    count (RC505), and a formatted specialised int breaks the graph without skipping the frame (verified
+    on 2.13)."""
+
+    class _Before(cst.CSTVisitor):
+        seen = False
+        done = False
+
+        def on_visit(self, n: cst.CSTNode) -> bool:
+            if self.done or n is node:
+                self.done = True
+                return False
+            if (type(n) is cst.Call and type(n.func) is cst.Name and n.func.value == "range"
+                    and any(type(a.value) is cst.Name and a.value.value == name for a in n.args)):
+                self.seen = True
+            return True
+
+    v = _Before()
+    ctx.function.body.visit(v)
+    return v.seen
+
+
+def formatted_number(node: cst.CSTNode, ctx: "RuleContext") -> tuple[str, str] | None:
+    """(parameter, gb id) when `node` formats a number argument (see number_argument) into text. Verified on
+    2.13 with the argument made dynamic by a second value: an f-string field `{n}` GB0021, with a format spec
+    or a conversion (`{t:.2f}`, `{n!r}`) GB0088, `"%d" % n` and `"{}".format(n)` GB0088 (each skips the
+    whole frame); `str(n)` GB0059 and `repr(n)` GB6053 (a graph break)."""
+    t = type(node)
+    if t is cst.FormattedString:
+        for part in node.parts:
+            if type(part) is cst.FormattedStringExpression:
+                name = number_argument(part.expression, ctx)
+                if name:
+                    plain = part.format_spec is None and part.conversion is None
+                    return name, "GB0021" if plain else "GB0088"
+        return None
+    if t is cst.BinaryOperation and type(node.operator) is cst.Modulo and type(node.left) in (
+            cst.SimpleString, cst.ConcatenatedString):
+        right = node.right
+        items = [e.value for e in right.elements] if type(right) is cst.Tuple else [right]
+        for item in items:
+            name = number_argument(item, ctx)
+            if name:
+                return name, "GB0088"
+        return None
+    if t is cst.Call:
+        func = node.func
+        if type(func) is cst.Attribute and func.attr.value == "format" and type(func.value) in (
+                cst.SimpleString, cst.ConcatenatedString):
+            for a in node.args:
+                name = number_argument(a.value, ctx)
+                if name:
+                    return name, "GB0088"
+            return None
+        if type(func) is cst.Name and func.value in ("str", "repr") and len(node.args) == 1 and not node.args[0].keyword:
+            name = number_argument(node.args[0].value, ctx)
+            if name:
+                return name, "GB0059" if func.value == "str" else "GB6053"
+    return None
+
+
+def number_to_text(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    found = formatted_number(node, ctx)
+    return found[1] if found else None
+
+
+def number_to_text_skips_frame(node: cst.CSTNode, ctx: "RuleContext") -> bool:
+    """Whether the break number_to_text reports makes Dynamo skip the whole function: the f-string, `%` and
+    `.format` forms, unless the argument was specialised before by a loop count (then it only breaks)."""
+    found = formatted_number(node, ctx)
+    if not found or found[1] in ("GB0059", "GB6053"):
+        return False
+    return not _loop_count_before(found[0], node, ctx)
+
+
 # -- detectors -----------------------------------------------------------------------------------------
 # Each returns Dynamo's gb id (torch 2.13) when `node` breaks the graph, else None.
 
@@ -989,6 +1095,7 @@ CALL_GATES: dict[str, CallGate] = {
     "thread_lock": gate(methods={"acquire", "release"}),  # its `with` statements are not calls: not gated
     "data_tensor_size": gate(names=_SIZE_FUNCS | _STEPS_FUNCS, methods=_SIZE_METHODS),
     "untraceable_numpy": gate(names=set(UNTRACEABLE_NUMPY)),
+    "number_to_text": gate(names={"str", "repr"}, methods={"format"}),
 }
 
 
@@ -1006,6 +1113,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "one_hot": one_hot, "data_scalar_index": data_scalar_index, "thread_lock": thread_lock,
     "packed_sequence": packed_sequence, "data_tensor_size": data_tensor_size, "torch_generator": torch_generator,
     "traced_array": traced_array_read, "jit_module": jit_module_call, "untraceable_numpy": untraceable_numpy,
+    "number_to_text": number_to_text,
 }
 
 

@@ -1,0 +1,123 @@
+"""GB447 number-argument-to-text: Flags an int or float argument of a compiled frame formatted into text"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.dynamo import (BREAKS, break_severity, dead_under_dynamo, formatted_number,
+                                        number_to_text_skips_frame)
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import BreakRule
+
+
+class NumberArgumentToText(BreakRule):
+    code = 'GB447'
+    name = 'number-argument-to-text'
+    detector = 'number_to_text'
+    gb_id = 'GB0021'
+    severity = "error"
+    message = ('`{code}` formats the number argument `{param}` into text: from its second distinct value Dynamo '
+               'makes `{param}` dynamic (a SymInt/SymFloat) and cannot build the string, so it {effect}; build '
+               'such strings once in `__init__` and index them with the number (`self.names[{param}]`), pass the '
+               'string itself, or compile with `dynamic=False`')
+    skip_effect = 'gives up on the whole function, which then runs eagerly on every call ({gb})'
+    break_effect = 'breaks the graph here ({gb})'
+    version_note = ('Verified on 2.13 with a second distinct value (its examples; automatic dynamic): an f-string '
+                    'field `{n}` GB0021, with a format spec or conversion (`{t:.2f}`, `{n!r}`) GB0088, `"%d" % n` and '
+                    '`"{}".format(n)` GB0088, each skipping the frame; `str(n)` GB0059 and `repr(n)` GB6053 break '
+                    'the graph. Dynamo reports the spec, conversion and `.format` forms where the string is first '
+                    'used (`len(key)`, a dict lookup), the others on the formatting line. Where `range(n)` comes first (a specialised loop count), the f-string only breaks. '
+                    'bool arguments are specialised and format fine; `f"{n + 1}"` did not break (not flagged); '
+                    '`format(n, "d")` crashed Dynamo (InternalTorchDynamoError; not flagged). With '
+                    '`torch.compile(dynamic=False)` nothing breaks (one graph per value).')
+    doc = RuleDoc(
+        what=('Flags, in a module\'s `forward` or a `@torch.compile` function, an `int` or `float` parameter '
+              '(annotated so, or with such a default) formatted into a string: an f-string field, `"..." % n`, '
+              '`"...".format(n)`, `str(n)` or `repr(n)`.'),
+        why=('Multi-task heads pick a head by name (`self.heads[f"head_{task}"]`), planners tag a step '
+             '(`f"step{k}"`). The first call compiles with the value as a constant; when a second value arrives '
+             'Dynamo recompiles with the argument dynamic (automatic dynamic), and a symbolic number cannot be '
+             'formatted: Dynamo abandons the frame (GB0021 / GB0088) and the whole `forward` runs eagerly from '
+             'then on, with no error. `str(n)` and `repr(n)` split the graph (GB0059 / GB6053) and recompile '
+             'for every value.'),
+        example='def forward(self, x, task: int):\n    return self.heads[f"head_{task}"](x)',
+        use_instead=('def __init__(self):\n    self.names = [f"head_{i}" for i in range(4)]\n'
+                     'def forward(self, x, task: int):\n    return self.heads[self.names[task]](x)'),
+    )
+    bad = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Linear(3, 3)
+        self.heads = torch.nn.ModuleDict({f"head_{i}": torch.nn.Linear(3, 2) for i in range(4)})
+
+    def forward(self, x, task: int):
+        x = self.stem(x)
+        return self.heads[f"head_{task}"](x)  # <-
+''', inputs="[(torch.randn(2, 3), t) for t in (0, 1, 2, 3)]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x, step: int = 0):
+        tag = "step%03d" % step  # <-
+        return x * len(tag)
+''', inputs="[(torch.randn(2, 3), k) for k in (1, 2, 3)]", gb_id="GB0088"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x, dt: float):
+        return x * len(f"{dt:.2f}")  # <-
+''', inputs="[(torch.randn(2, 3), d) for d in (0.05, 0.1, 0.2)]", gb_id="GB0088"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x, level: int):
+        name = "p" + str(level)  # <-
+        return x * len(name)
+''', inputs="[(torch.randn(2, 3), k) for k in (3, 4, 5)]", gb_id="GB0059"),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Linear(3, 3)
+        self.heads = torch.nn.ModuleDict({f"head_{i}": torch.nn.Linear(3, 2) for i in range(4)})
+        self.names = [f"head_{i}" for i in range(4)]
+
+    def forward(self, x, task: int):
+        x = self.stem(x)
+        return self.heads[self.names[task]](x)
+''', inputs="[(torch.randn(2, 3), t) for t in (0, 1, 2, 3)]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x, verbose: bool = False):
+        tag = f"verbose={verbose}"
+        return x * len(tag)
+''', inputs="[(torch.randn(2, 3), v) for v in (False, True, False)]"),
+    )
+
+    def check(self, node: cst.CSTNode, ctx, report_at: cst.CSTNode | None = None) -> None:  # noqa: ANN001
+        gb_id = BREAKS[self.detector](node, ctx)
+        if not gb_id or dead_under_dynamo(ctx, node):
+            return
+        param = formatted_number(node, ctx)[0]
+        if number_to_text_skips_frame(node, ctx):
+            severity, effect = "error", self.skip_effect.format(gb=gb_id)
+        else:  # a graph break: the usual escalation by position
+            severity, effect = break_severity(ctx, node, "warning"), self.break_effect.format(gb=gb_id)
+        ctx.report(node, self.message.format(code=ctx.code_for(node), param=param, effect=effect),
+                   severity=severity, gb_id=gb_id)
+
+    def visit_FormattedString(self, node: cst.FormattedString, ctx) -> None:  # noqa: ANN001
+        self.check(node, ctx)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation, ctx) -> None:  # noqa: ANN001
+        if type(node.operator) is cst.Modulo:
+            self.check(node, ctx)
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        self.check(node, ctx)
