@@ -140,6 +140,12 @@ def _torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool
     if check == "recompile":
         report = observe.run_dynamo(obj, inputs)
         return len(report.recompiles) > 0, f"recompiles={[r.splitlines()[-1][:120] for r in report.recompiles]}"
+    if check == "recompile-each":
+        # Every new input set recompiles (a value or size Dynamo keeps specialising), where automatic dynamic
+        # would stop after the first: needs at least three input sets, each new.
+        report = observe.run_dynamo(obj, inputs)
+        holds = len(inputs) >= 3 and len(report.recompiles) >= len(inputs) - 1
+        return holds, f"recompiles={len(report.recompiles)} over {len(inputs)} input sets"
     raise ValueError(f"unknown check {check!r}")
 
 

@@ -309,6 +309,48 @@ def formatted_number(node: cst.CSTNode, ctx: "RuleContext") -> tuple[str, str] |
     return None
 
 
+def _rooted_at_self(expr: cst.BaseExpression) -> bool:
+    while type(expr) in (cst.Attribute, cst.Subscript, cst.Call):
+        expr = expr.func if type(expr) is cst.Call else expr.value
+    return type(expr) is cst.Name and expr.value == "self"
+
+
+def formatted_size(node: cst.FormattedString, ctx: "RuleContext") -> cst.BaseExpression | None:
+    """The first plain field (no format spec, no conversion) of an f-string in a compiled frame's entry that
+    holds a tensor size (`{x.shape[0]}`, `{x.size(-1)}`, `{x.numel()}`, `{h}` from `h, w = x.shape[-2:]`),
+    not a module attribute's. Dynamo specialises a size formatted so: every distinct size recompiles
+    (verified on 2.13: five sizes, four recompiles; one without the f-string, then a dynamic graph)."""
+    if not is_frame_entry(ctx) or _only_on_failure(node, ctx):
+        return None
+    for part in node.parts:
+        if type(part) is not cst.FormattedStringExpression or part.format_spec is not None or part.conversion:
+            continue
+        expr = part.expression
+        if ctx.facts.kind(expr) is Kind.SIZE and not _rooted_at_self(expr) and not _is_rank(expr):
+            return expr
+    return None
+
+
+def _is_rank(expr: cst.BaseExpression) -> bool:
+    """`x.ndim` / `x.dim()`: the number of dimensions, which Dynamo never makes dynamic."""
+    if type(expr) is cst.Attribute:
+        return expr.attr.value == "ndim"
+    return type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value == "dim"
+
+
+def _only_on_failure(node: cst.CSTNode, ctx: "RuleContext") -> bool:
+    """Inside a `raise` or a lambda, or the message of an `assert` statement: Python builds it only when the check fails
+    (verified on 2.13: no recompile from either). A message passed to `torch._assert(cond, f"...")` is built on
+    every call, like any argument (four recompiles over five sizes)."""
+    ancestors = list(ctx.ancestors)
+    for a in ancestors:
+        if type(a) in (cst.Raise, cst.Lambda):  # a lambda's body (torch._check's message) runs later, if ever
+            return True
+        if type(a) is cst.Assert and a.msg is not None and (a.msg is node or any(x is a.msg for x in ancestors)):
+            return True
+    return False
+
+
 def number_to_text(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     found = formatted_number(node, ctx)
     return found[1] if found else None

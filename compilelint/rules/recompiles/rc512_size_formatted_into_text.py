@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.dynamo import formatted_size
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+
+class SizeFormattedIntoText(Rule):
+    code = "RC512"
+    name = "size-formatted-into-text"
+    family = "recompile"
+    targets = ("recompile",)
+    severity = "warning"
+    message = ("`{code}` formats the size `{size}` into text: Dynamo specialises a size it formats, so every new "
+               "input size recompiles (after the first, automatic dynamic would have kept one graph for all sizes), "
+               "and past the recompile limit (8) the function runs eagerly; give `torch._assert` a constant message, key "
+               "caches by something fixed, or build what the key selects from the size itself (torch.arange(n))")
+    version_note = ("Verified on 2.13 with five input sizes: f\"n{x.shape[0]}\", f\"{x.size(0)}\", f\"{x.numel()}\", "
+                    "names unpacked from a shape, and an f-string message passed to torch._assert (built on every call): four "
+                    "recompiles each, one without the f-string; a message of an `assert` statement or in a `raise` "
+                    "is built only on failure (one recompile, not flagged); torch._check(cond, lambda: f\"...\") broke "
+                    "the graph (GB9158). Other forms of "
+                    "a dynamic size are graph breaks, not flagged here: `str(n)` GB0059 (str(x.shape): GB424), "
+                    "`repr(n)` GB6053, and f\"{x.shape}\", `\"%d\" % n`, `\"{}\".format(n)` skip the frame (GB0088); "
+                    "f\"{x.shape[0]:d}\" crashed Dynamo (InternalTorchDynamoError).")
+    doc = RuleDoc(
+        what=("Flags, in a module's `forward` or a `@torch.compile` function, an f-string field holding a tensor "
+              "size: `{x.shape[0]}`, `{x.size(-1)}`, `{x.numel()}`, or a name taken from a shape."),
+        why=("Perception code caches anchors, grids and positional encodings by input size under a string key "
+             "(`self.cache[f\"{h}x{w}\"]`). When the size changes, Dynamo would recompile once and make it dynamic "
+             "(automatic dynamic); a size formatted into text is specialised instead, so each new point count, "
+             "image size or text length compiles again, and after 8 the frame falls back to eager."),
+        example='h, w = x.shape[-2:]\nkey = f"{h}x{w}"\nif key not in self.grids:\n    self.grids[key] = make_grid(h, w)',
+        use_instead='h, w = x.shape[-2:]\ngrid = make_grid(h, w)  # traced once for all sizes (dynamic)',
+    )
+    bad = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.grids = {}
+
+    def forward(self, x):
+        h, w = x.shape[-2:]
+        key = f"{h}x{w}"  # <-
+        if key not in self.grids:
+            self.grids[key] = torch.arange(w, dtype=x.dtype).expand(h, w)
+        return x + self.grids[key]
+''', inputs="[(torch.randn(2, n, n + 1),) for n in (3, 4, 5, 6)]", check="recompile-each"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, points):
+        tag = f"pts{points.shape[0]}"  # <-
+        return points * len(tag)
+''', inputs="[(torch.randn(n, 4),) for n in (100, 120, 140, 160)]", check="recompile-each"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        B, C, H, W = x.shape
+        torch._assert(H % 2 == 0, f"height {H} must be even")  # <-
+        return x.mean((2, 3))
+''', inputs="[(torch.randn(1, 3, n, 8),) for n in (8, 10, 12, 14)]", check="recompile-each"),
+    )
+    good = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        h, w = x.shape[-2:]
+        grid = torch.arange(w, dtype=x.dtype).expand(h, w)
+        return x + grid
+''', inputs="[(torch.randn(2, n, n + 1),) for n in (3, 4, 5, 6)]", check="recompile-each"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        B, C, H, W = x.shape
+        torch._assert(H % 2 == 0, "height must be even")
+        assert W > 0, f"width {W} must be positive"
+        return x.mean((2, 3))
+''', inputs="[(torch.randn(1, 3, n, 8 + n),) for n in (8, 10, 12, 14)]", check="recompile-each"),
+    )
+
+    def visit_FormattedString(self, node: cst.FormattedString, ctx) -> None:  # noqa: ANN001
+        size = formatted_size(node, ctx)
+        if size is not None:
+            ctx.report(node, self.message.format(code=ctx.code_for(node), size=ctx.code_for(size)))
