@@ -28,7 +28,10 @@ class NumberArgumentToText(BreakRule):
                     'used (`len(key)`, a dict lookup), the others on the formatting line. Where `range(n)` comes first (a specialised loop count), the f-string only breaks. '
                     'bool arguments are specialised and format fine; `f"{n + 1}"` did not break (not flagged); '
                     '`format(n, "d")` crashed Dynamo (InternalTorchDynamoError; not flagged). With '
-                    '`torch.compile(dynamic=False)` nothing breaks (one graph per value).')
+                    '`torch.compile(dynamic=False)` nothing breaks (one graph per value). On 2.11 (GPU machine): the '
+                    'plain f-string, `str` and `repr` examples hold as on 2.13; `"%d" % n` skips the frame with GB0208, '
+                    '`.format` breaks (GB0156), and a format spec or conversion breaks (GB0081) and then the call fails '
+                    'with a TypeError (the field yields the number, not text).')
     doc = RuleDoc(
         what=('Flags, in a module\'s `forward` or a `@torch.compile` function, an `int` or `float` parameter '
               '(annotated so, or with such a default) formatted into a string: an f-string field, `"..." % n`, '
@@ -62,13 +65,13 @@ class M(torch.nn.Module):
     def forward(self, x, step: int = 0):
         tag = "step%03d" % step  # <-
         return x * len(tag)
-''', inputs="[(torch.randn(2, 3), k) for k in (1, 2, 3)]", gb_id="GB0088"),
+''', inputs="[(torch.randn(2, 3), k) for k in (1, 2, 3)]", gb_id="GB0088", min_torch="2.13"),
         Example('''import torch
 
 class M(torch.nn.Module):
     def forward(self, x, dt: float):
         return x * len(f"{dt:.2f}")  # <-
-''', inputs="[(torch.randn(2, 3), d) for d in (0.05, 0.1, 0.2)]", gb_id="GB0088"),
+''', inputs="[(torch.randn(2, 3), d) for d in (0.05, 0.1, 0.2)]", gb_id="GB0088", min_torch="2.13"),
         Example('''import torch
 
 class M(torch.nn.Module):
