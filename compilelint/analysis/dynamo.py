@@ -320,15 +320,30 @@ def formatted_size(node: cst.FormattedString, ctx: "RuleContext") -> cst.BaseExp
     holds a tensor size (`{x.shape[0]}`, `{x.size(-1)}`, `{x.numel()}`, `{h}` from `h, w = x.shape[-2:]`),
     not a module attribute's. Dynamo specialises a size formatted so: every distinct size recompiles
     (verified on 2.13: five sizes, four recompiles; one without the f-string, then a dynamic graph)."""
-    if not is_frame_entry(ctx) or _only_on_failure(node, ctx):
+    if not is_frame_entry(ctx) or _only_on_failure(node, ctx) or _message_of_equality_assert(node, ctx):
         return None
     for part in node.parts:
         if type(part) is not cst.FormattedStringExpression or part.format_spec is not None or part.conversion:
             continue
-        expr = part.expression
-        if ctx.facts.kind(expr) is Kind.SIZE and not _rooted_at_self(expr) and not _is_rank(expr):
-            return expr
+        if _dynamic_size(part.expression, ctx, False):
+            return part.expression
     return None
+
+
+def _message_of_equality_assert(node: cst.CSTNode, ctx: "RuleContext") -> bool:
+    """The message of `torch._assert(a == b, msg)` (timm's `_assert` too) with `a` and `b` plain terms: the size it
+    pins cannot change without failing the check, so no second size reaches the f-string (verified on 2.13: the
+    second size raised the AssertionError). `H % p == 0` pins nothing and is not excluded."""
+    call = ctx.parent
+    if type(call) is cst.Arg:
+        call = next((a for a in ctx.ancestors if type(a) is cst.Call), None)
+    if type(call) is not cst.Call or len(call.args) < 2 or not any(a.value is node for a in call.args[1:]):
+        return False
+    name = call.func.attr.value if type(call.func) is cst.Attribute else getattr(call.func, "value", "")
+    test = call.args[0].value
+    plain = (cst.Name, cst.Attribute, cst.Subscript, cst.Integer)  # `H == H_`, not `H % p == 0`
+    return name == "_assert" and type(test) is cst.Comparison and type(test.left) in plain and any(
+        type(c.operator) is cst.Equal and type(c.comparator) in plain for c in test.comparisons)
 
 
 def _is_rank(expr: cst.BaseExpression) -> bool:
@@ -349,6 +364,49 @@ def _only_on_failure(node: cst.CSTNode, ctx: "RuleContext") -> bool:
         if type(a) is cst.Assert and a.msg is not None and (a.msg is node or any(x is a.msg for x in ancestors)):
             return True
     return False
+
+
+def _dynamic_size(expr: cst.BaseExpression, ctx: "RuleContext", shapes: bool) -> bool:
+    """A tensor size (or, with `shapes`, a whole shape) of a compiled frame's entry, not a module attribute's
+    and not a rank: what automatic dynamic turns symbolic once the input's size changes."""
+    kinds = (Kind.SIZE, Kind.SHAPE) if shapes else (Kind.SIZE,)
+    return ctx.facts.kind(expr) in kinds and not _rooted_at_self(expr) and not _is_rank(expr)
+
+
+def size_text(node: cst.CSTNode, ctx: "RuleContext") -> tuple[cst.BaseExpression, str] | None:
+    """(size expression, gb id) when `node` formats a tensor size into text in a form that breaks the graph
+    once the size is dynamic (verified on 2.13 with five sizes): `f"{x.shape}"` / `f"{tuple(x.shape)}"`,
+    `"%d" % n` and `"{}".format(n)` GB0088, each skipping the frame; `str(n)` GB0059 and `repr(n)` GB6053.
+    A plain `{n}` field specialises instead (RC512); `str(x.shape)` is GB424's."""
+    if not is_frame_entry(ctx) or _only_on_failure(node, ctx) or _message_of_equality_assert(node, ctx):
+        return None
+    t = type(node)
+    if t is cst.FormattedString:
+        for part in node.parts:
+            if type(part) is cst.FormattedStringExpression and part.format_spec is None and not part.conversion:
+                if ctx.facts.kind(part.expression) is Kind.SHAPE and _dynamic_size(part.expression, ctx, True):
+                    return part.expression, "GB0088"
+        return None
+    if t is cst.BinaryOperation and type(node.operator) is cst.Modulo and type(node.left) in (
+            cst.SimpleString, cst.ConcatenatedString):
+        items = [e.value for e in node.right.elements] if type(node.right) is cst.Tuple else [node.right]
+        found = next((i for i in items if _dynamic_size(i, ctx, False)), None)
+        return (found, "GB0088") if found is not None else None
+    if t is cst.Call:
+        func = node.func
+        if type(func) is cst.Attribute and func.attr.value == "format" and type(func.value) in (
+                cst.SimpleString, cst.ConcatenatedString):
+            found = next((a.value for a in node.args if _dynamic_size(a.value, ctx, False)), None)
+            return (found, "GB0088") if found is not None else None
+        if type(func) is cst.Name and func.value in ("str", "repr") and len(node.args) == 1 and not node.args[0].keyword:
+            if _dynamic_size(node.args[0].value, ctx, False):
+                return node.args[0].value, "GB0059" if func.value == "str" else "GB6053"
+    return None
+
+
+def size_to_text(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    found = size_text(node, ctx)
+    return found[1] if found else None
 
 
 def number_to_text(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1138,6 +1196,7 @@ CALL_GATES: dict[str, CallGate] = {
     "data_tensor_size": gate(names=_SIZE_FUNCS | _STEPS_FUNCS, methods=_SIZE_METHODS),
     "untraceable_numpy": gate(names=set(UNTRACEABLE_NUMPY)),
     "number_to_text": gate(names={"str", "repr"}, methods={"format"}),
+    "size_to_text": gate(names={"str", "repr"}, methods={"format"}),
 }
 
 
@@ -1155,7 +1214,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "one_hot": one_hot, "data_scalar_index": data_scalar_index, "thread_lock": thread_lock,
     "packed_sequence": packed_sequence, "data_tensor_size": data_tensor_size, "torch_generator": torch_generator,
     "traced_array": traced_array_read, "jit_module": jit_module_call, "untraceable_numpy": untraceable_numpy,
-    "number_to_text": number_to_text,
+    "number_to_text": number_to_text, "size_to_text": size_to_text,
 }
 
 
