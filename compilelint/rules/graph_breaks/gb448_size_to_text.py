@@ -25,7 +25,9 @@ class SizeToText(BreakRule):
                     '`.format` forms where the string is first used); `str(n)` GB0059 and `repr(n)` GB6053 break the '
                     'graph and recompile for each size. A plain `{n}` field of one size specialises it instead (RC512); '
                     '`str(x.shape)` is GB424; f"{n:d}" of a dynamic size crashed Dynamo (InternalTorchDynamoError; '
-                    'not flagged). Messages of `assert` statements and `raise` are built only on failure: not flagged.')
+                    'not flagged). Messages of `assert` statements and `raise` are built only on failure: not flagged. On '
+                    '2.11 (GPU machine): `str(n)` as on 2.13; `"%d" % n` skips the frame with GB0208; f"{x.shape}", '
+                    'f"{tuple(x.shape)}" and `.format` break the graph (GB0156) instead of skipping it.')
     doc = RuleDoc(
         what=('Flags, in a module\'s `forward` or a `@torch.compile` function, a tensor size formatted into a '
               'string with `%`, `.format`, `str()` or `repr()`, and a whole shape in an f-string (`f"{x.shape}"`).'),
@@ -42,13 +44,13 @@ class SizeToText(BreakRule):
 class M(torch.nn.Module):
     def forward(self, points):
         return points * len("pts%d" % points.shape[0])  # <-
-''', inputs="[(torch.randn(n, 4),) for n in (100, 120, 140)]"),
+''', inputs="[(torch.randn(n, 4),) for n in (100, 120, 140)]", min_torch="2.13"),
         Example('''import torch
 
 class M(torch.nn.Module):
     def forward(self, x):
         return x * len(f"{x.shape}")  # <-
-''', inputs="[(torch.randn(n, 4),) for n in (5, 6, 7)]"),
+''', inputs="[(torch.randn(n, 4),) for n in (5, 6, 7)]", min_torch="2.13"),
         Example('''import torch
 
 class M(torch.nn.Module):
