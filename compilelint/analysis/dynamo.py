@@ -404,6 +404,33 @@ def size_text(node: cst.CSTNode, ctx: "RuleContext") -> tuple[cst.BaseExpression
     return None
 
 
+def numpy_size_argument(call: cst.Call, ctx: "RuleContext") -> cst.BaseExpression | None:
+    """The first argument of a NumPy call (not numpy.random) in a compiled frame's entry that is, or is computed
+    from, a tensor size (`np.ceil(h / 32)`, `np.sqrt(n)`, `np.prod(x.shape)`). NumPy on a size specialises
+    it: every distinct size recompiles (verified on 2.13: np.ceil/floor/sqrt/log2/round/maximum/prod, five
+    sizes, four recompiles each; math.ceil, math.prod, round, max and // on the same sizes: one)."""
+    name = call_name(call, ctx)
+    if not name.startswith("numpy.") or name.startswith("numpy.random") or not is_frame_entry(ctx):
+        return None
+    for arg in call.args:
+        if _mentions_size(arg.value, ctx):
+            return arg.value
+    return None
+
+
+def _mentions_size(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    t = type(expr)
+    if t in (cst.Name, cst.Attribute, cst.Subscript, cst.Call) and _dynamic_size(expr, ctx, True):
+        return True
+    if t is cst.BinaryOperation:
+        return _mentions_size(expr.left, ctx) or _mentions_size(expr.right, ctx)
+    if t is cst.UnaryOperation:
+        return _mentions_size(expr.expression, ctx)
+    if t in (cst.Tuple, cst.List):
+        return any(_mentions_size(e.value, ctx) for e in expr.elements)
+    return False
+
+
 def size_to_text(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     found = size_text(node, ctx)
     return found[1] if found else None

@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.calls import gate
+from compilelint.analysis.dynamo import numpy_size_argument
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+
+class NumpyMathOnSize(Rule):
+    code = "RC513"
+    name = "numpy-math-on-size"
+    call_gate = gate(heads={"numpy"})
+    family = "recompile"
+    targets = ("recompile",)
+    severity = "warning"
+    message = ("`{code}` applies NumPy to the size `{size}`: Dynamo specialises a size NumPy computes with, so every "
+               "new input size recompiles (math.* and integer arithmetic on the same size keep one dynamic graph), and "
+               "past the recompile limit (8) the function runs eagerly; use `math.ceil`/`math.floor`/`math.sqrt`/"
+               "`math.prod`, `round`, `max`, or `(h + 31) // 32`")
+    version_note = ("Verified on 2.13 with five input sizes: np.ceil, np.floor, np.sqrt, np.log2, np.round, "
+                    "np.maximum and np.prod of a size or a shape gave four recompiles each (np.array of a shape also "
+                    "broke the graph, GB0033); math.ceil, math.floor, math.sqrt, math.log2, math.prod, round, int, "
+                    "max and // gave one (automatic dynamic).")
+    doc = RuleDoc(
+        what=("Flags, in a module's `forward` or a `@torch.compile` function, a NumPy function called on a tensor "
+              "size or shape, or on arithmetic of one (`np.ceil(h / 32)`, `np.sqrt(n)`, `np.prod(x.shape)`)."),
+        why=("Detection and segmentation code pads inputs to a multiple of the stride with `int(np.ceil(h / 32)) "
+             "* 32`, and ViTs take the patch grid side as `int(np.sqrt(n))`. When the input size changes, Dynamo "
+             "would recompile once and make the size dynamic; NumPy cannot compute with a symbolic size, so Dynamo "
+             "specialises it and every new size compiles again (the math module's functions are traced "
+             "symbolically)."),
+        example="h = x.shape[-1]\npad = int(np.ceil(h / 32)) * 32 - h",
+        use_instead="h = x.shape[-1]\npad = math.ceil(h / 32) * 32 - h",
+    )
+    bad = (
+        Example('''
+import numpy as np
+import torch
+import torch.nn.functional as F
+class M(torch.nn.Module):
+    def forward(self, x):
+        h = x.shape[-1]
+        target = int(np.ceil(h / 32)) * 32  # <-
+        return F.pad(x, (0, target - h))
+''', inputs="[(torch.randn(2, 3, n),) for n in (40, 50, 60, 70)]", check="recompile-each"),
+        Example('''
+import numpy as np
+import torch
+class M(torch.nn.Module):
+    def forward(self, tokens):
+        side = int(np.sqrt(tokens.shape[1]))  # <-
+        return tokens.reshape(tokens.shape[0], side, side, -1).mean((1, 2))
+''', inputs="[(torch.randn(2, s * s, 8),) for s in (4, 5, 6, 7)]", check="recompile-each"),
+    )
+    good = (
+        Example('''
+import math
+import torch
+import torch.nn.functional as F
+class M(torch.nn.Module):
+    def forward(self, x):
+        h = x.shape[-1]
+        target = math.ceil(h / 32) * 32
+        return F.pad(x, (0, target - h))
+''', inputs="[(torch.randn(2, 3, n),) for n in (40, 50, 60, 70)]", check="recompile-each"),
+        Example('''
+import math
+import torch
+class M(torch.nn.Module):
+    def forward(self, tokens):
+        side = math.isqrt(tokens.shape[1])
+        return tokens.reshape(tokens.shape[0], side, side, -1).mean((1, 2))
+''', inputs="[(torch.randn(2, s * s, 8),) for s in (4, 5, 6, 7)]", check="recompile-each"),
+    )
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        size = numpy_size_argument(node, ctx)
+        if size is not None:
+            ctx.report(node, self.message.format(code=ctx.code_for(node), size=ctx.code_for(size)))
