@@ -431,6 +431,50 @@ def _mentions_size(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
     return False
 
 
+_DICT_CALLS = {"dict", "collections.OrderedDict", "collections.defaultdict", "OrderedDict", "defaultdict"}
+
+
+def _self_dict(expr: cst.BaseExpression, ctx: "RuleContext") -> str | None:
+    """The attribute name when `expr` is `self.<attr>` and `__init__` sets that attribute to a dict."""
+    if not (type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self"):
+        return None
+    facts = ctx.class_facts
+    attr = expr.attr.value
+    if facts is None:
+        return None
+    if facts.literal_types.get(attr) == "dict" or facts.attr_calls.get(attr) in _DICT_CALLS:
+        return attr
+    return None
+
+
+def _size_key(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    """A size, a shape, or a tuple holding a size: a dict key Dynamo must specialise to look up."""
+    if type(expr) is cst.Tuple:
+        return any(_size_key(e.value, ctx) for e in expr.elements)
+    return _dynamic_size(expr, ctx, True)
+
+
+def size_keyed_lookup(node: cst.CSTNode, ctx: "RuleContext") -> cst.BaseExpression | None:
+    """The key, when `node` looks a tensor size up in a dict attribute of the module (`self.cache[(h, w)]`,
+    `(h, w) in self.cache`, `self.cache.get(n)` / `.setdefault(n, ...)`) in a compiled frame's entry. The lookup
+    specialises the size: every new size recompiles (verified on 2.13: tuple, int and .get keys, five sizes, four
+    recompiles each; one without the cache)."""
+    if not is_frame_entry(ctx):
+        return None
+    t = type(node)
+    if t is cst.Subscript and _self_dict(node.value, ctx) and len(node.slice) == 1 and type(node.slice[0].slice) is cst.Index:
+        key = node.slice[0].slice.value
+        return key if _size_key(key, ctx) else None
+    if t is cst.Comparison and len(node.comparisons) == 1 and type(node.comparisons[0].operator) in (cst.In, cst.NotIn):
+        if _self_dict(node.comparisons[0].comparator, ctx) and _size_key(node.left, ctx):
+            return node.left
+        return None
+    if t is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in ("get", "setdefault", "pop"):
+        if _self_dict(node.func.value, ctx) and node.args and _size_key(node.args[0].value, ctx):
+            return node.args[0].value
+    return None
+
+
 def size_to_text(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     found = size_text(node, ctx)
     return found[1] if found else None

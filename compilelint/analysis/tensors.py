@@ -575,6 +575,9 @@ class FunctionFacts:
                 return Kind.MODULE
             return Kind.UNKNOWN
         if type(expr) is cst.BinaryOperation:
+            if type(expr.operator) is cst.Modulo and type(expr.left) in (cst.SimpleString, cst.ConcatenatedString,
+                                                                         cst.FormattedString):
+                return Kind.PY  # `"%d" % n`: text, whatever it formats
             return self._combine(self.kind(expr.left), self.kind(expr.right))
         if type(expr) is cst.UnaryOperation:
             inner = self.kind(expr.expression)
