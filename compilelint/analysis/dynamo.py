@@ -1017,7 +1017,11 @@ def numpy_random(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 _C_BUILTINS = {"zlib.crc32", "zlib.adler32", "zlib.compress", "zlib.decompress", "pickle.dumps", "pickle.loads",
                "pickle.dump", "pickle.load", "os.getpid", "os.urandom", "os.getcwd", "socket.gethostname",
-               "binascii.crc32", "marshal.dumps", "marshal.loads"}
+               "binascii.crc32", "marshal.dumps", "marshal.loads",
+               # verified on 2.13 (GB412's examples): each call of these C functions breaks (GB0007)
+               "bisect.bisect", "bisect.bisect_left", "bisect.bisect_right", "bisect.insort", "bisect.insort_left",
+               "bisect.insort_right", "heapq.heappush", "heapq.heappop", "heapq.heapify", "heapq.heappushpop",
+               "heapq.heapreplace"}
 
 
 def c_builtin(node: cst.CSTNode, ctx: "RuleContext") -> str | None:

@@ -1,4 +1,4 @@
-"""GB412 c-builtin-graph-break: Flags calls to C builtins that Dynamo cannot trace: zlib.crc32/adler32, hashlib.*, pickle.dumps/loads, os.getpid, os.urandom, os.getcwd, socket.gethostname"""
+"""GB412 c-builtin-graph-break: Flags calls to C builtins that Dynamo cannot trace: zlib, hashlib, pickle, bisect, heapq, os.getpid..."""
 from __future__ import annotations
 
 import libcst as cst
@@ -13,9 +13,11 @@ class CBuiltinGraphBreak(CallBreakRule):
     detector = 'c_builtin'
     gb_id = 'GB0007'
     severity = "warning"
-    message = ('A C-implemented library function (`zlib`, `hashlib`, `pickle`, `os.getpid`, `os.urandom`...) breaks the graph (GB0007): compute it once outside the compiled code (e.g. at import or in __init__)')
+    message = ('A C-implemented library function (`zlib`, `hashlib`, `pickle`, `bisect`, `heapq`, `os.getpid`, `os.urandom`...) breaks the graph (GB0007): compute it once outside the compiled code (e.g. at import or in __init__), or use a tensor op (`torch.bucketize` for bisect, `torch.topk` for heapq)')
+    version_note = ('Verified on 2.13: each call breaks (GB0007), with constant arguments too (bisect.bisect_left([8, 16, 32], 20)). '
+                    'heapq.nsmallest/nlargest are Python and break inside heapq (GB0059): not flagged.')
     doc = RuleDoc(
-        what='Flags calls to C builtins that Dynamo cannot trace: zlib.crc32/adler32, hashlib.*, pickle.dumps/loads, os.getpid, os.urandom, os.getcwd, socket.gethostname.',
+        what='Flags calls to C builtins that Dynamo cannot trace: zlib.crc32/adler32, hashlib.*, pickle.dumps/loads, bisect.bisect*/insort*, heapq.heappush/heappop/heapify/heappushpop/heapreplace, os.getpid, os.urandom, os.getcwd, socket.gethostname.',
         why='Dynamo cannot trace functions implemented in C outside torch; it marks them skipped (GB0007) and splits the graph at every call.',
         example='seed = zlib.crc32(name.encode())\nreturn x + seed',
         use_instead='SEED = zlib.crc32(NAME.encode())  # module level\nreturn x + SEED',
@@ -29,6 +31,27 @@ class M(torch.nn.Module):
         h = zlib.crc32(b"layer")  # <-
         return x + h
 '''),
+        Example('''import bisect
+import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.buckets = [64, 128, 256, 512]
+
+    def forward(self, tokens):
+        bucket = bisect.bisect_left(self.buckets, tokens.shape[1])  # <-
+        return tokens * (bucket + 1)
+'''),
+        Example('''import heapq
+import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        beams = []
+        heapq.heappush(beams, (0.5, 1))  # <-
+        return x * beams[0][1]
+'''),
     )
     good = (
         Example('''import torch
@@ -38,5 +61,16 @@ H = zlib.crc32(b"layer")
 class M(torch.nn.Module):
     def forward(self, x):
         return x + H
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("buckets", torch.tensor([64, 128, 256, 512]))
+
+    def forward(self, tokens):
+        bucket = torch.bucketize(torch.tensor(tokens.shape[1]), self.buckets)
+        return tokens * (bucket + 1)
 '''),
     )
