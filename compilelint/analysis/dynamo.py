@@ -475,6 +475,46 @@ def size_keyed_lookup(node: cst.CSTNode, ctx: "RuleContext") -> cst.BaseExpressi
     return None
 
 
+# Op parameters Dynamo specialises (each distinct value recompiles; automatic dynamic does not apply), verified on
+# 2.13 with an int/float argument taking five values (RC515's examples; four recompiles each): name -> (position,
+# keyword) pairs. interpolate's `size`, conv strides, topk's k, roll, slicing, repeat_interleave, torch.full's value
+# stayed dynamic (one recompile) and are not listed.
+_POOLS = {f"torch.nn.functional.{k}_pool{d}d": ((1, "kernel_size"), (2, "stride")) for k in ("avg", "max")
+          for d in (1, 2, 3)}
+_ADAPTIVE = {f"torch.nn.functional.adaptive_{k}_pool{d}d": ((1, "output_size"),) for k in ("avg", "max")
+             for d in (1, 2, 3)}
+SPECIALISED_PARAMS: dict[str, tuple[tuple[int, str], ...]] = {
+    "torch.linspace": ((2, "steps"),), "torch.logspace": ((2, "steps"),),
+    "torch.nn.functional.interpolate": ((2, "scale_factor"),), "torch.split": ((1, "split_size_or_sections"),),
+    "torch.chunk": ((1, "chunks"),), **_POOLS, **_ADAPTIVE,
+}
+SPECIALISED_METHOD_PARAMS: dict[str, tuple[tuple[int, str], ...]] = {
+    "split": ((0, "split_size"),), "chunk": ((0, "chunks"),), "unfold": ((1, "size"), (2, "step")),
+}
+
+
+def specialised_argument(call: cst.Call, ctx: "RuleContext") -> tuple[str, str] | None:
+    """(parameter, op parameter) when a number argument of the frame's entry (number_argument) is passed
+    directly as an op parameter that Dynamo specialises (SPECIALISED_PARAMS)."""
+    if not is_frame_entry(ctx):
+        return None
+    func = call.func
+    params = SPECIALISED_PARAMS.get(call_name(call, ctx))
+    if params is None and type(func) is cst.Attribute and ctx.facts.kind(func.value) is Kind.TENSOR:
+        params = SPECIALISED_METHOD_PARAMS.get(func.attr.value)
+    if params is None:
+        return None
+    positional = [a for a in call.args if a.keyword is None and a.star == ""]
+    for pos, keyword in params:
+        arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == keyword), None)
+        if arg is None and pos < len(positional):
+            arg = positional[pos].value
+        name = number_argument(arg, ctx) if arg is not None else None
+        if name:
+            return name, keyword
+    return None
+
+
 def size_to_text(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     found = size_text(node, ctx)
     return found[1] if found else None

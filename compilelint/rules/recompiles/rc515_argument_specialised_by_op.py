@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.calls import gate
+from compilelint.analysis.dynamo import SPECIALISED_METHOD_PARAMS, SPECIALISED_PARAMS, specialised_argument
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+
+class ArgumentSpecialisedByOp(Rule):
+    code = "RC515"
+    name = "argument-specialised-by-op"
+    call_gate = gate(names=set(SPECIALISED_PARAMS), methods=set(SPECIALISED_METHOD_PARAMS))
+    family = "recompile"
+    targets = ("recompile",)
+    severity = "warning"
+    message = ("`{code}` passes the number argument `{param}` as `{what}`, which Dynamo specialises: every distinct "
+               "value recompiles (automatic dynamic does not apply to it), and past the recompile limit (8) the "
+               "function runs eagerly; fix it per module (set in `__init__`), or round callers to a few values")
+    version_note = ("Verified on 2.13 with five values of an int/float argument (four recompiles each): "
+                    "torch.linspace/logspace `steps`, F.interpolate `scale_factor`, F.avg_pool1d/max_pool1d "
+                    "`kernel_size` and `stride`, F.max_pool2d `kernel_size`, F.adaptive_avg_pool1d `output_size`, "
+                    "torch.split / Tensor.chunk sizes, Tensor.unfold `size`/`step`. Stayed dynamic (one "
+                    "recompile, not flagged): F.interpolate `size`, a conv `stride`, topk's k, torch.roll, slicing, "
+                    "repeat_interleave, torch.arange with a float step, torch.full's value.")
+    doc = RuleDoc(
+        what=("Flags, in a module's `forward` or a `@torch.compile` function, an `int`/`float` parameter passed "
+              "directly as an op parameter that Dynamo specialises: `torch.linspace(..., steps)`, "
+              "`F.interpolate(scale_factor=)`, pooling `kernel_size`/`stride`/`output_size`, `torch.split` / "
+              "`chunk` sizes, `Tensor.unfold` size and step."),
+        why=("Planners build a time grid for the horizon the caller asks for (`torch.linspace(0, T, steps)`), "
+             "pyramids pool or resize by a factor passed per call. Most int arguments become dynamic after one "
+             "recompile; these op parameters are baked into the graph instead, so each new value compiles again "
+             "and, after 8 values, the function runs eagerly."),
+        example="def forward(self, x, steps: int):\n    t = torch.linspace(0.0, 1.0, steps)",
+        use_instead="def __init__(self, steps: int):\n    self.register_buffer(\"t\", torch.linspace(0.0, 1.0, steps))",
+    )
+    bad = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x, steps: int = 10):
+        t = torch.linspace(0.0, 1.0, steps)  # <-
+        return x.sum() * t
+''', inputs="[(torch.randn(2, 3), k) for k in (8, 10, 12, 16)]", check="recompile-each"),
+        Example('''
+import torch
+import torch.nn.functional as F
+class M(torch.nn.Module):
+    def forward(self, x, scale: float = 2.0):
+        return F.interpolate(x, scale_factor=scale)  # <-
+''', inputs="[(torch.randn(1, 2, 8, 8), s) for s in (1.5, 2.0, 2.5, 3.0)]", check="recompile-each"),
+        Example('''
+import torch
+import torch.nn.functional as F
+class M(torch.nn.Module):
+    def forward(self, x, k: int = 2):
+        return F.max_pool2d(x, k)  # <-
+''', inputs="[(torch.randn(1, 2, 16, 16), k) for k in (2, 3, 4, 5)]", check="recompile-each"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x, parts: int = 2):
+        return torch.stack([p.sum() for p in x.chunk(parts, dim=-1)])  # <-
+''', inputs="[(torch.randn(2, 40), k) for k in (2, 4, 5, 8)]", check="recompile-each"),
+    )
+    good = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def __init__(self, steps: int = 10):
+        super().__init__()
+        self.register_buffer("t", torch.linspace(0.0, 1.0, steps))
+    def forward(self, x, gain: float = 1.0):
+        return x.sum() * self.t * gain
+''', inputs="[(torch.randn(2, 3), g) for g in (0.5, 1.0, 1.5, 2.0)]", check="recompile-each"),
+        Example('''
+import torch
+import torch.nn.functional as F
+class M(torch.nn.Module):
+    def forward(self, x, size: int = 16):
+        return F.interpolate(x, size=size)
+''', inputs="[(torch.randn(1, 2, 8, 8), n) for n in (12, 16, 20, 24)]", check="recompile-each"),
+    )
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        found = specialised_argument(node, ctx)
+        if found:
+            ctx.report(node, self.message.format(code=ctx.code_for(node), param=found[0], what=found[1]))
