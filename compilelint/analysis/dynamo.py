@@ -1110,6 +1110,8 @@ def shallow_copy(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 
 def sorted_tensors(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "sort":
+        return "GB0207" if ctx.facts.list_sort_compares_tensors(node) else None
     if _builtin_call(node, ctx, {"sorted"}):
         arg = _arg(node, 0)
         if arg is not None and ctx.facts.kind(arg) is Kind.TENSORS:
@@ -1290,7 +1292,7 @@ CALL_GATES: dict[str, CallGate] = {
     "filesystem": gate(names=_FS),
     "deepcopy": gate(names={"copy.deepcopy"}),
     "shallow_copy": gate(names={"copy.copy"}),
-    "sorted": gate(names={"sorted"}),
+    "sorted": gate(names={"sorted"}, methods={"sort"}),
     "minmax_key": gate(names={"min", "max"}),
     "range": gate(names={"range"}),
     "tensor_str": gate(names={"str", "repr"}),

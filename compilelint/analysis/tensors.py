@@ -902,6 +902,22 @@ class FunctionFacts:
             return self.is_script_number(expr.expression)
         return False
 
+    def list_sort_compares_tensors(self, call: cst.Call) -> bool:
+        """A Python list's `items.sort()` comparing tensor values, as sort_compares_tensors for sorted(): a list of
+        tensors, or a `key=lambda` returning a tensor or a number read from one (Dynamo: GB0207 on 2.13, GB416's
+        examples). Tensor.sort is traced and not meant here."""
+        func = call.func
+        if not (type(func) is cst.Attribute and func.attr.value == "sort"):
+            return False
+        container = self.kind(func.value)
+        if container in (Kind.TENSOR, Kind.SHAPE, Kind.MODULE, Kind.MODULES):
+            return False
+        key = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "key"), None)
+        if key is None:
+            return container is Kind.TENSORS  # an unknown receiver might be an array: only with a tensor key
+        element = Kind.TENSOR if container is Kind.TENSORS else Kind.UNKNOWN
+        return type(key) is cst.Lambda and self.lambda_kind(key, element) in (Kind.TENSOR, Kind.VALUE)
+
     def lambda_kind(self, lam: cst.Lambda, param_kind: Kind) -> Kind:
         """The kind of `lam`'s body when its (first) parameter is bound to `param_kind`
         (`key=lambda d: d[4]` over tensors: a tensor)."""
@@ -924,10 +940,10 @@ class FunctionFacts:
         list of tensors without a key, or with a `key=lambda` that returns a tensor or a number read from one
         (`sorted(dets, key=lambda d: d[4])`, `sorted(range(n), key=lambda i: s[i])`)."""
         func = call.func
+        key = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "key"), None)
         if not (type(func) is cst.Name and func.value in ("sorted", "min", "max") and call.args):
             return False
         positional = [a for a in call.args if a.keyword is None]
-        key = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "key"), None)
         if func.value != "sorted" and len(positional) != 1:
             return False  # min(a, b): compared pairwise; kinds decide elsewhere
         if not positional:

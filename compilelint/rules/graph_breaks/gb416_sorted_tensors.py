@@ -13,9 +13,9 @@ class SortedTensorsGraphBreak(CallBreakRule):
     detector = 'sorted'
     gb_id = 'GB0207'
     severity = "warning"
-    message = ('`sorted()` over tensors, or with a key that reads tensor data, breaks the graph (GB0207; GB0059 for `sorted(tensor)`): comparing tensors needs their values; sort on device with `torch.sort`/`torch.argsort` and index')
+    message = ('`sorted()` (or a list\'s `.sort()`) over tensors, or with a key that reads tensor data, breaks the graph (GB0207; GB0059 for `sorted(tensor)`): comparing tensors needs their values; sort on device with `torch.sort`/`torch.argsort` and index')
     doc = RuleDoc(
-        what='Flags the builtin `sorted(...)` applied to a tensor or a list/tuple of tensors in compiled code, or sorting anything (e.g. `range(n)`) with a `key=lambda` that returns a tensor or a value read from one (`key=lambda i: s[i]`).',
+        what='Flags the builtin `sorted(...)` applied to a tensor or a list/tuple of tensors in compiled code, a list\'s `.sort()` over tensors, or sorting anything (e.g. `range(n)`) with a `key=lambda` that returns a tensor or a value read from one (`key=lambda i: s[i]`).',
         why='Sorting Python objects by tensor keys needs each comparison as a Python bool, which Dynamo cannot trace (GB0207), so it breaks the graph.',
         example='parts = sorted(x.unbind(0), key=lambda t: t.sum())',
         use_instead='parts = x[torch.argsort(x.sum(1))]',
@@ -35,6 +35,23 @@ class M(torch.nn.Module):
         s = x.sum(-1)
         order = sorted(range(x.shape[0]), key=lambda i: s[i])  # <-
         return x[torch.tensor(order)]
+''', inputs="[(torch.randn(5, 6),), (torch.randn(5, 6),)]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        parts = list(x.unbind(0))
+        parts.sort(key=lambda t: t.sum())  # <-
+        return torch.stack(parts)
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        s = x.sum(-1)
+        idx = list(range(x.shape[0]))
+        idx.sort(key=lambda i: s[i])  # <-
+        return x[torch.tensor(idx)]
 ''', inputs="[(torch.randn(5, 6),), (torch.randn(5, 6),)]"),
     )
     good = (
@@ -59,4 +76,13 @@ class M(torch.nn.Module):
         order = sorted(range(x.shape[0]), key=lambda i: -i)  # Python ints, pure-Python key
         return x[torch.tensor(order)]
 ''', inputs="[(torch.randn(5, 6),), (torch.randn(5, 6),)]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        vals = [3, 1, 2]
+        vals.sort()
+        y, _ = x.sort(dim=-1)
+        return y * vals[0]
+'''),
     )
