@@ -14,7 +14,7 @@ class CBuiltinGraphBreak(CallBreakRule):
     gb_id = 'GB0007'
     severity = "warning"
     message = ('A C-implemented library function (`zlib`, `hashlib`, `pickle`, `bisect`, `heapq`, `os.getpid`, `os.urandom`...) breaks the graph (GB0007): compute it once outside the compiled code (e.g. at import or in __init__), or use a tensor op (`torch.bucketize` for bisect, `torch.topk` for heapq)')
-    version_note = ('Verified on 2.13: each call breaks (GB0007), with constant arguments too (bisect.bisect_left([8, 16, 32], 20)). '
+    version_note = ('Verified on 2.13 and 2.11 (its examples): each call breaks (GB0007), with constant arguments too (bisect.bisect_left([8, 16, 32], 20)). '
                     'heapq.nsmallest/nlargest are Python and break inside heapq (GB0059): not flagged.')
     doc = RuleDoc(
         what='Flags calls to C builtins that Dynamo cannot trace: zlib.crc32/adler32, hashlib.*, pickle.dumps/loads, bisect.bisect*/insort*, heapq.heappush/heappop/heapify/heappushpop/heapreplace, os.getpid, os.urandom, os.getcwd, socket.gethostname.',
