@@ -1061,7 +1061,8 @@ _C_BUILTINS = {"zlib.crc32", "zlib.adler32", "zlib.compress", "zlib.decompress",
                # verified on 2.13 (GB412's examples): each call of these C functions breaks (GB0007)
                "bisect.bisect", "bisect.bisect_left", "bisect.bisect_right", "bisect.insort", "bisect.insort_left",
                "bisect.insort_right", "heapq.heappush", "heapq.heappop", "heapq.heapify", "heapq.heappushpop",
-               "heapq.heapreplace"}
+               "heapq.heapreplace", "gc.collect", "gc.disable", "gc.enable", "threading.get_ident",
+               "uuid.uuid4", "uuid.uuid1"}
 
 
 def c_builtin(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1210,8 +1211,16 @@ _TORCH_IO = {"torch.save", "torch.load", "torch.manual_seed", "torch.seed", "tor
              "torch.get_rng_state", "torch.random.manual_seed"}
 
 
+# Thread-pool settings (verified on 2.13, GB427's examples): setting breaks (GB0007), reading breaks (GB0208).
+_TORCH_THREADS = {"torch.set_num_threads": "GB0007", "torch.set_num_interop_threads": "GB0007",
+                  "torch.get_num_threads": "GB0208", "torch.get_num_interop_threads": "GB0208"}
+
+
 def torch_side_effect(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
-    return "GB0007" if _builtin_call(node, ctx, _TORCH_IO) else None
+    if _builtin_call(node, ctx, _TORCH_IO):
+        return "GB0007"
+    name = _builtin_call(node, ctx, set(_TORCH_THREADS))
+    return _TORCH_THREADS[name] if name else None
 
 
 _STD_STREAMS = {"sys.stdout.write", "sys.stderr.write", "sys.stdout.flush", "sys.stderr.flush"}
@@ -1302,7 +1311,7 @@ CALL_GATES: dict[str, CallGate] = {
     "autograd_grad": gate(names={"torch.autograd.grad"}),
     "data_dependent_op": gate(names={"torch.equal", "torch.allclose", "torch._assert"}, heads={"math"},
                                methods={"equal", "allclose"}),
-    "torch_side_effect": gate(names=_TORCH_IO),
+    "torch_side_effect": gate(names=_TORCH_IO | set(_TORCH_THREADS)),
     "std_stream": gate(names=_STD_STREAMS),
     "network": gate(heads={"requests", "urllib", "socket", "http"}),
     "requires_grad": gate(methods={"requires_grad_"}),

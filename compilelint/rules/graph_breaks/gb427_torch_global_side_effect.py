@@ -13,9 +13,12 @@ class TorchGlobalSideEffect(CallBreakRule):
     detector = 'torch_side_effect'
     gb_id = 'GB0007'
     severity = "warning"
-    message = ('`torch.manual_seed`/`torch.save`/`torch.load` (global RNG state or files) breaks the graph (GB0007): seed and save/load outside the compiled code (or pass a torch.Generator)')
+    message = ('`torch.manual_seed`/`torch.save`/`torch.load`/`torch.set_num_threads` (global RNG or thread state, or files) breaks the graph (GB0007; reading the thread count GB0208): seed, configure threads and save/load outside the compiled code (or pass a torch.Generator)')
+    version_note = ('Verified on 2.13 (its examples): the RNG and file functions and torch.set_num_threads / '
+                    'set_num_interop_threads break with GB0007, torch.get_num_threads / get_num_interop_threads '
+                    'with GB0208.')
     doc = RuleDoc(
-        what='Flags `torch.manual_seed`, `torch.seed`, `torch.get/set_rng_state`, `torch.save` and `torch.load` in compiled code.',
+        what='Flags `torch.manual_seed`, `torch.seed`, `torch.get/set_rng_state`, `torch.save`, `torch.load` and `torch.set/get_num_threads` (and the interop ones) in compiled code.',
         why='Dynamo marks these functions as skipped (GB0007): each call splits the graph.',
         example='torch.manual_seed(self.seed)\nreturn self.drop(x)',
         use_instead='return self.drop(x)  # seed once, outside',
@@ -28,6 +31,19 @@ class M(torch.nn.Module):
         torch.manual_seed(0)  # <-
         return x + 1
 '''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        torch.set_num_threads(2)  # <-
+        return x + 1
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x * torch.get_num_threads()  # <-
+''', gb_id="GB0208"),
     )
     good = (
         Example('''import torch
