@@ -398,3 +398,35 @@ def test_cuda_build_of_torch_is_told_apart_without_importing_it(tmp_path):
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(fake), str(ROOT)])}
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
         assert out.stdout.strip() == expected, (libs, out.stdout, out.stderr[-300:])
+
+
+SIZED = "tests/probe_targets/sized_specialisations.py"
+
+
+def test_probe_confirms_specialised_sizes_and_number_arguments():
+    """RC512 (a size in an f-string), RC513 (NumPy on a size) and RC514 (a size as a dict key) leave only input
+    size guards, which name no line: the probe confirms them from two or more size-change recompiles of the
+    frame (automatic dynamic stops after one) when the line ran, and reports no runtime-only recompile for
+    them; RC515 (linspace steps) and GB447 (an int argument in an f-string: first a recompile on the value,
+    then GB0021) are confirmed at their lines."""
+    targets = [f"{SIZED}:make_{name}" for name in ("pad", "posenc", "size_tag", "time_grid", "task_heads")]
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = probe(targets, Config(root=str(ROOT), targets=["dynamo", "recompile"]), timeout=200, jobs=2,
+                       base=str(ROOT))
+    finally:
+        os.chdir(cwd)
+    for target in targets:
+        assert _run(result, target).status == "ok", _run(result, target).reason
+    lines = (ROOT / SIZED).read_text().splitlines()
+
+    def line_of(text: str) -> int:
+        return next(i for i, line in enumerate(lines, 1) if text in line)
+
+    states = {(f.code, f.line): f.probe_state for f in result.findings if f.path == SIZED}
+    expected = {"np.ceil(w / 16)": "RC513", "if n not in self._pe": "RC514", 'f"pts{points.shape[0]}"': "RC512",
+                "torch.linspace(0.0, 1.0, steps)": "RC515", 'self.heads[f"head_{task}"]': "GB447"}
+    for text, code in expected.items():
+        assert states.get((code, line_of(text))) == CONFIRMED, (code, text, states)
+    assert not [f for f in result.findings if f.path == SIZED and f.code.startswith("RT")], states

@@ -196,6 +196,11 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
         if hits:
             evidence.append(f"{tag} recompile: {len(hits)} recompile(s) of {hits[0]['function']}, guard failed: "
                             f"{hits[0]['reasons'][0] if hits[0]['reasons'] else '?'}")
+        sized = _size_recompiles(f, dyn) if not hits and run.executed(f) else []
+        if sized:
+            evidence.append(f"{tag} recompile: {len(sized)} recompiles of {sized[0]['function']} on input size "
+                            f"changes ({sized[0]['reasons'][0]}; automatic dynamic stops after one): a size was "
+                            f"specialised, and this line ran")
     script = checks.get("torchscript")
     if "torchscript" in kinds and script and not script["ok"] and _at(f, script.get("file"), script.get("line")):
         evidence.append(f"{tag} torchscript: {script['error']}")
@@ -439,6 +444,32 @@ def _first_reason(message: str) -> str:
     return ""
 
 
+# Rules whose hazard is a size Dynamo specialises (a size formatted into an f-string, computed on by NumPy, used
+# as a dict key): the failing guards are the input's size guards, which name no line. Automatic dynamic stops
+# after one size-change recompile, so two or more of the same frame show a specialised size.
+SIZE_SPECIALISING = {"RC512", "RC513", "RC514"}
+
+
+def _size_recompiles(f: Finding, dyn: dict) -> list[dict]:
+    """The size-change recompiles of the frame holding `f` (same file, the function starting at or before
+    f's line), when there are at least two of them; else []."""
+    if f.code not in SIZE_SPECIALISING:
+        return []
+    rs = [r for r in dyn.get("recompiles", []) if r.get("file") and _real(r["file"]) == _real(f.path)
+          and (r.get("line") or 0) <= f.line and r["reasons"] and _size_guard(r["reasons"][0])]
+    by_fn: dict[tuple, list[dict]] = {}
+    for r in rs:
+        by_fn.setdefault((r["function"], r.get("line")), []).append(r)
+    best = max(by_fn.values(), key=len, default=[])
+    return best if len(best) >= 2 else []
+
+
+def _size_guard(reason: str) -> bool:
+    """A guard on an input's size: a size mismatch, or an expression of one (`(img.size()[3] / 16) == 2.75`,
+    what NumPy's use of a size leaves)."""
+    return _shape_guard(reason) or ".size()[" in reason
+
+
 def _shape_guard(reason: str) -> bool:
     """An input's size/stride changed: Dynamo recompiles once and then marks the dim dynamic by itself."""
     return "size mismatch" in reason or "stride mismatch" in reason
@@ -500,7 +531,8 @@ def runtime_only(run: TargetRun, statics: list[Finding], user_file) -> list[Find
         statics_hit = [f for f in statics if "recompile" in f.targets and (
             any(_at(f, file, line) for file, line in r["locations"])
             or (r["reasons"] and _real(r["file"]) == _real(f.path) and _guard_subject(r["reasons"][0])
-                and _guard_subject(r["reasons"][0]) in f.source_line))]
+                and _guard_subject(r["reasons"][0]) in f.source_line)
+            or any(x is r for x in _size_recompiles(f, dyn)))]
         if statics_hit:
             continue
         loc = next(((file, line) for file, line in r["locations"] if user_file(file)), (r["file"], r["line"]))

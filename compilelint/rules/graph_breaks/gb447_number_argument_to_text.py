@@ -15,6 +15,8 @@ class NumberArgumentToText(BreakRule):
     detector = 'number_to_text'
     gb_id = 'GB0021'
     severity = "error"
+    # the second value recompiles first (a guard on the value at this line), then the frame is given up
+    targets = ("dynamo", "recompile")
     message = ('`{code}` formats the number argument `{param}` into text: from its second distinct value Dynamo '
                'makes `{param}` dynamic (a SymInt/SymFloat) and cannot build the string, so it {effect}; build '
                'such strings once in `__init__` and index them with the number (`self.names[{param}]`), pass the '

@@ -1,0 +1,68 @@
+"""Models whose sizes or number arguments Dynamo specialises (RC512-RC515) or cannot format (GB447), each
+with the input sets a real caller passes (sizes and values that change from call to call)."""
+
+import math
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class PadToStride(nn.Module):
+    def forward(self, img):
+        w = img.shape[-1]
+        pw = int(np.ceil(w / 16)) * 16
+        return F.pad(img, (0, pw - w)).mean(-1)
+
+
+class PosEncCache(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self._pe = {}
+
+    def forward(self, tokens):
+        n = tokens.shape[1]
+        if n not in self._pe:
+            self._pe[n] = torch.sin(torch.arange(n, dtype=tokens.dtype) / math.pi)[:, None]
+        return tokens + self._pe[n]
+
+
+class SizeTag(nn.Module):
+    def forward(self, points):
+        tag = f"pts{points.shape[0]}"
+        return points * len(tag)
+
+
+class TimeGrid(nn.Module):
+    def forward(self, x, steps: int = 10):
+        return x.sum() * torch.linspace(0.0, 1.0, steps)
+
+
+class TaskHeads(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.heads = nn.ModuleDict({f"head_{i}": nn.Linear(4, 2) for i in range(4)})
+
+    def forward(self, x, task: int):
+        return self.heads[f"head_{task}"](x)
+
+
+def make_pad():
+    return PadToStride(), [(torch.randn(1, 3, 8, w),) for w in (40, 44, 52, 60)]
+
+
+def make_posenc():
+    return PosEncCache(), [(torch.randn(2, n, 4),) for n in (5, 7, 9, 11)]
+
+
+def make_size_tag():
+    return SizeTag(), [(torch.randn(n, 4),) for n in (10, 12, 14, 16)]
+
+
+def make_time_grid():
+    return TimeGrid(), [(torch.randn(3), k) for k in (8, 10, 12, 16)]
+
+
+def make_task_heads():
+    return TaskHeads(), [(torch.randn(2, 4), t) for t in (0, 1, 2, 3)]
