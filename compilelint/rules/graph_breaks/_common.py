@@ -57,6 +57,46 @@ class CallBreakRule(BreakRule):
         self.check(node, ctx)
 
 
+class TextBreakRule(BreakRule):
+    """A number Dynamo made symbolic, formatted into text (GB447, GB448): f-strings, `"..." % n`, `.format`,
+    `str`/`repr`. The severity is the break's effect, not its position: `error` where Dynamo gives up on the
+    whole frame (`skips_frame`), the usual escalation where it only breaks. `message` takes {code}, {subject}
+    and {effect}."""
+
+    skip_effect = 'gives up on the whole function, which then runs eagerly on every call ({gb})'
+    break_effect = 'breaks the graph here ({gb})'
+
+    def subject(self, node: cst.CSTNode, ctx) -> cst.BaseExpression | str:  # noqa: ANN001
+        """What is formatted (a name or an expression): the message's {subject}."""
+        raise NotImplementedError
+
+    def skips_frame(self, node: cst.CSTNode, ctx, gb_id: str) -> bool:  # noqa: ANN001
+        raise NotImplementedError
+
+    def check(self, node: cst.CSTNode, ctx, report_at: cst.CSTNode | None = None) -> None:  # noqa: ANN001
+        gb_id = BREAKS[self.detector](node, ctx)
+        if not gb_id or dead_under_dynamo(ctx, node):
+            return
+        if self.skips_frame(node, ctx, gb_id):
+            severity, effect = "error", self.skip_effect.format(gb=gb_id)
+        else:  # a graph break: the usual escalation by position
+            severity, effect = break_severity(ctx, node, "warning"), self.break_effect.format(gb=gb_id)
+        subject = self.subject(node, ctx)
+        subject = subject if type(subject) is str else ctx.code_for(subject)
+        ctx.report(node, self.message.format(code=ctx.code_for(node), subject=subject, effect=effect),
+                   severity=severity, gb_id=gb_id)
+
+    def visit_FormattedString(self, node: cst.FormattedString, ctx) -> None:  # noqa: ANN001
+        self.check(node, ctx)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation, ctx) -> None:  # noqa: ANN001
+        if type(node.operator) is cst.Modulo:
+            self.check(node, ctx)
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        self.check(node, ctx)
+
+
 def statement_of(node: cst.CSTNode, ctx) -> cst.Expr | None:  # noqa: ANN001
     """The `Expr` statement that is exactly this call (`print(x)` on its own line), for removal fixes."""
     parent = ctx.parent

@@ -3,13 +3,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.dynamo import (BREAKS, break_severity, dead_under_dynamo, formatted_number,
-                                        number_to_text_skips_frame)
+from compilelint.analysis.dynamo import formatted_number, number_to_text_skips_frame
 from compilelint.rules.base import Example, RuleDoc
-from compilelint.rules.graph_breaks._common import BreakRule
+from compilelint.rules.graph_breaks._common import TextBreakRule
 
 
-class NumberArgumentToText(BreakRule):
+class NumberArgumentToText(TextBreakRule):
     code = 'GB447'
     name = 'number-argument-to-text'
     detector = 'number_to_text'
@@ -17,12 +16,10 @@ class NumberArgumentToText(BreakRule):
     severity = "error"
     # the second value recompiles first (a guard on the value at this line), then the frame is given up
     targets = ("dynamo", "recompile")
-    message = ('`{code}` formats the number argument `{param}` into text: from its second distinct value Dynamo '
-               'makes `{param}` dynamic (a SymInt/SymFloat) and cannot build the string, so it {effect}; build '
-               'such strings once in `__init__` and index them with the number (`self.names[{param}]`), pass the '
+    message = ('`{code}` formats the number argument `{subject}` into text: from its second distinct value Dynamo '
+               'makes `{subject}` dynamic (a SymInt/SymFloat) and cannot build the string, so it {effect}; build '
+               'such strings once in `__init__` and index them with the number (`self.names[{subject}]`), pass the '
                'string itself, or compile with `dynamic=False`')
-    skip_effect = 'gives up on the whole function, which then runs eagerly on every call ({gb})'
-    break_effect = 'breaks the graph here ({gb})'
     version_note = ('Verified on 2.13 with a second distinct value (its examples; automatic dynamic): an f-string '
                     'field `{n}` GB0021, with a format spec or conversion (`{t:.2f}`, `{n!r}`) GB0088, `"%d" % n` and '
                     '`"{}".format(n)` GB0088, each skipping the frame; `str(n)` GB0059 and `repr(n)` GB6053 break '
@@ -105,24 +102,8 @@ class M(torch.nn.Module):
 ''', inputs="[(torch.randn(2, 3), v) for v in (False, True, False)]"),
     )
 
-    def check(self, node: cst.CSTNode, ctx, report_at: cst.CSTNode | None = None) -> None:  # noqa: ANN001
-        gb_id = BREAKS[self.detector](node, ctx)
-        if not gb_id or dead_under_dynamo(ctx, node):
-            return
-        param = formatted_number(node, ctx)[0]
-        if number_to_text_skips_frame(node, ctx):
-            severity, effect = "error", self.skip_effect.format(gb=gb_id)
-        else:  # a graph break: the usual escalation by position
-            severity, effect = break_severity(ctx, node, "warning"), self.break_effect.format(gb=gb_id)
-        ctx.report(node, self.message.format(code=ctx.code_for(node), param=param, effect=effect),
-                   severity=severity, gb_id=gb_id)
+    def subject(self, node: cst.CSTNode, ctx) -> str:  # noqa: ANN001
+        return formatted_number(node, ctx)[0]
 
-    def visit_FormattedString(self, node: cst.FormattedString, ctx) -> None:  # noqa: ANN001
-        self.check(node, ctx)
-
-    def visit_BinaryOperation(self, node: cst.BinaryOperation, ctx) -> None:  # noqa: ANN001
-        if type(node.operator) is cst.Modulo:
-            self.check(node, ctx)
-
-    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        self.check(node, ctx)
+    def skips_frame(self, node: cst.CSTNode, ctx, gb_id: str) -> bool:  # noqa: ANN001
+        return number_to_text_skips_frame(node, ctx)

@@ -3,23 +3,21 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.dynamo import BREAKS, break_severity, dead_under_dynamo, size_text
+from compilelint.analysis.dynamo import size_text
 from compilelint.rules.base import Example, RuleDoc
-from compilelint.rules.graph_breaks._common import BreakRule
+from compilelint.rules.graph_breaks._common import TextBreakRule
 
 
-class SizeToText(BreakRule):
+class SizeToText(TextBreakRule):
     code = 'GB448'
     name = 'size-to-text-graph-break'
     detector = 'size_to_text'
     gb_id = 'GB0088'
     severity = "error"
-    message = ('`{code}` formats the size `{size}` into text: once the input size changes Dynamo makes it '
+    message = ('`{code}` formats the size `{subject}` into text: once the input size changes Dynamo makes it '
                'dynamic and cannot build the string, so it {effect}; keep sizes out of strings in compiled code '
                '(log them from the caller), or use a plain f-string field `{{n}}` where a new size may recompile '
                '(RC512)')
-    skip_effect = 'gives up on the whole function, which then runs eagerly on every call ({gb})'
-    break_effect = 'breaks the graph here ({gb})'
     version_note = ('Verified on 2.13 with five input sizes (its examples): f"{x.shape}" and f"{tuple(x.shape)}", '
                     '`"%d" % n` and `"{}".format(n)` of a size skip the frame (GB0088; Dynamo reports the f-string and '
                     '`.format` forms where the string is first used); `str(n)` GB0059 and `repr(n)` GB6053 break the '
@@ -71,24 +69,8 @@ class M(torch.nn.Module):
 ''', inputs="[(torch.randn(k, 4),) for k in (5, 6, 7)]"),
     )
 
-    def check(self, node: cst.CSTNode, ctx, report_at: cst.CSTNode | None = None) -> None:  # noqa: ANN001
-        gb_id = BREAKS[self.detector](node, ctx)
-        if not gb_id or dead_under_dynamo(ctx, node):
-            return
-        size = size_text(node, ctx)[0]
-        if gb_id == "GB0088":
-            severity, effect = "error", self.skip_effect.format(gb=gb_id)
-        else:
-            severity, effect = break_severity(ctx, node, "warning"), self.break_effect.format(gb=gb_id)
-        ctx.report(node, self.message.format(code=ctx.code_for(node), size=ctx.code_for(size), effect=effect),
-                   severity=severity, gb_id=gb_id)
+    def subject(self, node: cst.CSTNode, ctx) -> cst.BaseExpression:  # noqa: ANN001
+        return size_text(node, ctx)[0]
 
-    def visit_FormattedString(self, node: cst.FormattedString, ctx) -> None:  # noqa: ANN001
-        self.check(node, ctx)
-
-    def visit_BinaryOperation(self, node: cst.BinaryOperation, ctx) -> None:  # noqa: ANN001
-        if type(node.operator) is cst.Modulo:
-            self.check(node, ctx)
-
-    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        self.check(node, ctx)
+    def skips_frame(self, node: cst.CSTNode, ctx, gb_id: str) -> bool:  # noqa: ANN001
+        return gb_id == "GB0088"  # `%`, `.format`, a shape in an f-string; str/repr only break
