@@ -214,10 +214,10 @@ def shared_layout(rows: int, head_dim: int, dtype):
 
 
 def supports(q, k, v, out, key_padding_mask=None) -> bool:
-    """Whether ``attention_ws`` takes these tensors: an sm_90 GPU, fp16/bf16, D in HEAD_DIMS, no
-    key-padding mask, and strides TMA accepts (unit last stride, 16-byte aligned rows and base)."""
-    if key_padding_mask is not None or not q.is_cuda or q.shape[-1] not in HEAD_DIMS:
-        return False
+    """Whether ``attention_ws`` takes these tensors: an sm_90 GPU, fp16/bf16, D in HEAD_DIMS, at least one key,
+    no key-padding mask, and strides TMA accepts (unit last stride, 16-byte aligned rows and base)."""
+    if key_padding_mask is not None or not q.is_cuda or q.shape[-1] not in HEAD_DIMS or k.shape[2] == 0:
+        return False  # (no keys: a TMA descriptor needs a positive extent; the Triton kernels return zeros)
     if q.dtype not in (torch.float16, torch.bfloat16) or torch.cuda.get_device_capability(q.device) != (9, 0):
         return False
     for t in (q, k, v, out):
