@@ -336,7 +336,7 @@ def _message_of_equality_assert(node: cst.CSTNode, ctx: "RuleContext") -> bool:
     second size raised the AssertionError). `H % p == 0` pins nothing and is not excluded."""
     call = ctx.parent
     if type(call) is cst.Arg:
-        call = next((a for a in ctx.ancestors if type(a) is cst.Call), None)
+        call = next((a for a in reversed(ctx.ancestors) if type(a) is cst.Call), None)  # the innermost
     if type(call) is not cst.Call or len(call.args) < 2 or not any(a.value is node for a in call.args[1:]):
         return False
     name = call.func.attr.value if type(call.func) is cst.Attribute else getattr(call.func, "value", "")
