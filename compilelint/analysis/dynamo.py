@@ -515,6 +515,25 @@ def specialised_argument(call: cst.Call, ctx: "RuleContext") -> tuple[str, str] 
     return None
 
 
+def storage_query(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """A tensor's storage asked about in compiled code (verified on 2.13, GB449's examples): `t.data_ptr()` in a
+    comparison (`!=`, `==`: GB5976), `t.storage_offset()` (GB0208), `t.untyped_storage()` (GB0156). A
+    data_ptr() used as a number skips the frame (GB0088, reported where it is used): not flagged here."""
+    t = type(node)
+    if t is cst.Comparison:
+        sides = [node.left] + [c.comparator for c in node.comparisons]
+        if any(type(c.operator) in (cst.Equal, cst.NotEqual, cst.In, cst.NotIn) for c in node.comparisons) and any(
+                _tensor_method(e, ctx, ("data_ptr",)) for e in sides if type(e) is cst.Call):
+            return "GB5976"
+        return None
+    if t is cst.Call and type(node.func) is cst.Attribute and not node.args:
+        if _tensor_method(node, ctx, ("storage_offset",)):
+            return "GB0208"
+        if _tensor_method(node, ctx, ("untyped_storage",)):
+            return "GB0156"
+    return None
+
+
 def size_to_text(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     found = size_text(node, ctx)
     return found[1] if found else None
@@ -1323,6 +1342,7 @@ CALL_GATES: dict[str, CallGate] = {
     "untraceable_numpy": gate(names=set(UNTRACEABLE_NUMPY)),
     "number_to_text": gate(names={"str", "repr"}, methods={"format"}),
     "size_to_text": gate(names={"str", "repr"}, methods={"format"}),
+    "storage_query": gate(methods={"storage_offset", "untyped_storage"}),
 }
 
 
@@ -1340,7 +1360,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "one_hot": one_hot, "data_scalar_index": data_scalar_index, "thread_lock": thread_lock,
     "packed_sequence": packed_sequence, "data_tensor_size": data_tensor_size, "torch_generator": torch_generator,
     "traced_array": traced_array_read, "jit_module": jit_module_call, "untraceable_numpy": untraceable_numpy,
-    "number_to_text": number_to_text, "size_to_text": size_to_text,
+    "number_to_text": number_to_text, "size_to_text": size_to_text, "storage_query": storage_query,
 }
 
 

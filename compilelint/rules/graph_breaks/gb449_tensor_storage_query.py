@@ -1,0 +1,71 @@
+"""GB449 tensor-storage-query-graph-break: Flags a tensor's storage asked about in compiled code: data_ptr() compared, storage_offset(), untyped_storage()"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class TensorStorageQuery(CallBreakRule):
+    code = 'GB449'
+    name = 'tensor-storage-query-graph-break'
+    detector = 'storage_query'
+    gb_id = 'GB5976'
+    severity = "warning"
+    message = ('Asking a tensor about its storage (`data_ptr()` compared, `storage_offset()`, `untyped_storage()`) '
+               'breaks the graph (GB5976 / GB0208 / GB0156): Dynamo traces tensors without their memory; decide '
+               'cache validity outside the compiled code (or from a version counter you keep), and index views '
+               'instead of reading offsets')
+    version_note = ('Verified on 2.13 (its examples): `x.data_ptr() != self._ptr` GB5976, `x.storage_offset()` '
+                    'GB0208, `x.untyped_storage().nbytes()` GB0156. A data_ptr() used as a number '
+                    '(`p % 2`) makes Dynamo skip the frame (GB0088, reported where the number is used): not '
+                    'flagged; an unused `x.data_ptr()` is traced.')
+    doc = RuleDoc(
+        what=('Flags, in compiled code, `t.data_ptr()` in a comparison (`==`, `!=`, `in`), `t.storage_offset()` and '
+              '`t.untyped_storage()` on a tensor.'),
+        why=('Pipelines cache derived tensors keyed by the input\'s memory (`if x.data_ptr() != self._ptr:`) or '
+             'read storage details of views. Dynamo works on fake tensors that have no real memory, so it cannot '
+             'answer these and splits the graph at each one.'),
+        example='if x.data_ptr() != self._ptr:\n    self._ptr = x.data_ptr()\n    self._norm = x / x.norm()',
+        use_instead='# recompute (it is traced and cheap), or check the cache outside the compiled module\nreturn x / x.norm()',
+    )
+    bad = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self._ptr = None
+        self._norm = None
+
+    def forward(self, x):
+        if x.data_ptr() != self._ptr:  # <-
+            self._ptr = x.data_ptr()
+            self._norm = x / x.norm()
+        return self._norm * 2
+'''),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x + x.storage_offset()  # <-
+''', gb_id="GB0208"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x * x.untyped_storage().nbytes()  # <-
+''', gb_id="GB0156"),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x / x.norm() * 2
+'''),
+    )
+
+    def visit_Comparison(self, node: cst.Comparison, ctx) -> None:  # noqa: ANN001
+        self.check(node, ctx)
