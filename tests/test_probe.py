@@ -344,37 +344,40 @@ def test_export_errors_that_name_no_line_confirm_their_rule():
 UNBACKED_OPS = "tests/probe_targets/unbacked_and_no_meta_ops.py"
 
 
+def _assert_confirmed_on_lines(path: str, makers: tuple[str, ...], checks: list[str],
+                               expected: dict[str, tuple[str, ...]]) -> None:
+    """Probe `path:make_<m>` for each maker (from the repo root, two at a time), then require every code in
+    `expected[text]` confirmed on the line holding `text`, and nothing runtime-only in that file."""
+    targets = [f"{path}:make_{name}" for name in makers]
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = probe(targets, Config(root=str(ROOT), targets=checks), timeout=200, jobs=2, base=str(ROOT))
+    finally:
+        os.chdir(cwd)
+    for target in targets:
+        assert _run(result, target).status == "ok", _run(result, target).reason
+    lines = (ROOT / path).read_text().splitlines()
+    states = {(f.code, f.line): f.probe_state for f in result.findings if f.path == path}
+    for text, codes in expected.items():
+        line = next(i for i, src in enumerate(lines, 1) if text in src)
+        for code in codes:
+            assert states.get((code, line)) == CONFIRMED, (code, text, states)
+    assert not [f for f in result.findings if f.path == path and f.code.startswith("RT")], states
+
+
 def test_probe_confirms_lstsq_slice_assignment_combinations_and_one_hot_rules():
     """The probe's real torch.compile and torch.export runs confirm GB437 + EX712 (lstsq), EX713 (a slice
     written with a bound from .tolist()), GB404 + EX714 (torch.combinations) and GB438 + EX715 (one_hot without
     num_classes), EX716 (`.data`, an error that names no line), EX718 (a write at an argmax index) and EX720 (a
     distribution validating its arguments, exported after the same process compiled it: the probe undoes Dynamo's
     process-wide switch), each on its own line, and report nothing runtime-only for these models."""
-    targets = [f"{UNBACKED_OPS}:make_{name}" for name in ("lane_fit", "length_mask", "pairs", "one_hot",
-                                                            "legacy_data", "peak_suppress", "gaussian_head")]
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        result = probe(targets, Config(root=str(ROOT), targets=["export", "dynamo"]), timeout=200, jobs=2,
-                       base=str(ROOT))
-    finally:
-        os.chdir(cwd)
-    for target in targets:
-        assert _run(result, target).status == "ok", _run(result, target).reason
-    lines = (ROOT / UNBACKED_OPS).read_text().splitlines()
-
-    def line_of(text: str) -> int:
-        return next(i for i, line in enumerate(lines, 1) if text in line)
-
-    states = {(f.code, f.line): f.probe_state for f in result.findings if f.path == UNBACKED_OPS}
-    expected = {"torch.linalg.lstsq(": ("EX712", "GB437"), "out[b, n:] = 0": ("EX713",),
-                "torch.combinations(": ("EX714", "GB404"), "one_hot(labels)": ("GB438", "EX715"),
-                "h.data * 2": ("EX716",), "flat[peak] = 0.0": ("EX718",),
-                "dist = torch.distributions.Normal(": ("EX720",)}
-    for text, codes in expected.items():
-        for code in codes:
-            assert states.get((code, line_of(text))) == CONFIRMED, (code, text, states)
-    assert not [f for f in result.findings if f.path == UNBACKED_OPS and f.code.startswith("RT")], states
+    _assert_confirmed_on_lines(
+        UNBACKED_OPS, ("lane_fit", "length_mask", "pairs", "one_hot", "legacy_data", "peak_suppress", "gaussian_head"),
+        ["export", "dynamo"],
+        {"torch.linalg.lstsq(": ("EX712", "GB437"), "out[b, n:] = 0": ("EX713",),
+         "torch.combinations(": ("EX714", "GB404"), "one_hot(labels)": ("GB438", "EX715"),
+         "h.data * 2": ("EX716",), "flat[peak] = 0.0": ("EX718",), "dist = torch.distributions.Normal(": ("EX720",)})
 
 
 def test_cuda_build_of_torch_is_told_apart_without_importing_it(tmp_path):
@@ -409,24 +412,7 @@ def test_probe_confirms_specialised_sizes_and_number_arguments():
     frame (automatic dynamic stops after one) when the line ran, and reports no runtime-only recompile for
     them; RC515 (linspace steps) and GB447 (an int argument in an f-string: first a recompile on the value,
     then GB0021) are confirmed at their lines."""
-    targets = [f"{SIZED}:make_{name}" for name in ("pad", "posenc", "size_tag", "time_grid", "task_heads")]
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        result = probe(targets, Config(root=str(ROOT), targets=["dynamo", "recompile"]), timeout=200, jobs=2,
-                       base=str(ROOT))
-    finally:
-        os.chdir(cwd)
-    for target in targets:
-        assert _run(result, target).status == "ok", _run(result, target).reason
-    lines = (ROOT / SIZED).read_text().splitlines()
-
-    def line_of(text: str) -> int:
-        return next(i for i, line in enumerate(lines, 1) if text in line)
-
-    states = {(f.code, f.line): f.probe_state for f in result.findings if f.path == SIZED}
-    expected = {"np.ceil(w / 16)": "RC513", "if n not in self._pe": "RC514", 'f"pts{points.shape[0]}"': "RC512",
-                "torch.linspace(0.0, 1.0, steps)": "RC515", 'self.heads[f"head_{task}"]': "GB447"}
-    for text, code in expected.items():
-        assert states.get((code, line_of(text))) == CONFIRMED, (code, text, states)
-    assert not [f for f in result.findings if f.path == SIZED and f.code.startswith("RT")], states
+    _assert_confirmed_on_lines(
+        SIZED, ("pad", "posenc", "size_tag", "time_grid", "task_heads"), ["dynamo", "recompile"],
+        {"np.ceil(w / 16)": ("RC513",), "if n not in self._pe": ("RC514",), 'f"pts{points.shape[0]}"': ("RC512",),
+         "torch.linspace(0.0, 1.0, steps)": ("RC515",), 'self.heads[f"head_{task}"]': ("GB447",)})
