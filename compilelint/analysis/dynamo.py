@@ -431,6 +431,23 @@ def _mentions_size(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
     return False
 
 
+def constant_size_argument(call: cst.Call, ctx: "RuleContext") -> cst.BaseExpression | None:
+    """The argument of `torch.as_tensor(...)` or `hash(...)` in a compiled frame's entry when it is, or is built
+    from, a tensor size or shape (`torch.as_tensor([w, h, w, h])`, `hash(tuple(x.shape))`). Both specialise the
+    size: every distinct size recompiles (verified on 2.13, four sizes, three recompiles each, with a shape slice,
+    a list of sizes, a size with dtype/device, size arithmetic; `torch.tensor([w, h])` of the same sizes: one)."""
+    name = call_name(call, ctx)
+    if name not in ("torch.as_tensor", "hash") or not is_frame_entry(ctx):
+        return None
+    arg = _arg(call, 0, "data") if name == "torch.as_tensor" else _arg(call, 0)
+    if arg is None:
+        return None
+    inner = arg
+    if type(inner) is cst.Call and type(inner.func) is cst.Name and inner.func.value in ("tuple", "list") and inner.args:
+        inner = inner.args[0].value
+    return arg if _mentions_size(inner, ctx) else None
+
+
 _DICT_CALLS = {"dict", "collections.OrderedDict", "collections.defaultdict", "OrderedDict", "defaultdict"}
 
 
@@ -517,7 +534,8 @@ def specialised_argument(call: cst.Call, ctx: "RuleContext") -> tuple[str, str] 
 
 def storage_query(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     """A tensor's storage asked about in compiled code (verified on 2.13, GB449's examples): `t.data_ptr()` in a
-    comparison (`!=`, `==`: GB5976), `t.storage_offset()` (GB0208), `t.untyped_storage()` (GB0156). A
+    comparison (`!=`, `==`: GB5976), `t.storage_offset()`, `t.is_pinned()`, `t.is_shared()` and the typed
+    `t.storage()` (GB0208), `t.untyped_storage()` (GB0156). A
     data_ptr() used as a number skips the frame (GB0088, reported where it is used): not flagged here."""
     t = type(node)
     if t is cst.Comparison:
@@ -527,10 +545,66 @@ def storage_query(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
             return "GB5976"
         return None
     if t is cst.Call and type(node.func) is cst.Attribute and not node.args:
-        if _tensor_method(node, ctx, ("storage_offset",)):
+        if _tensor_method(node, ctx, ("storage_offset", "is_pinned", "is_shared", "storage")):
             return "GB0208"
         if _tensor_method(node, ctx, ("untyped_storage",)):
             return "GB0156"
+    return None
+
+
+# torch._check* functions and the position of their message argument (also `message=`).
+CHECK_MESSAGE_POSITION = {"torch._check": 1, "torch._check_index": 1, "torch._check_value": 1, "torch._check_type": 1,
+                          "torch._check_not_implemented": 1, "torch._check_with": 2}
+_CONSTANT_VALUES = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)
+
+
+def _closure_names(fn: cst.Lambda, ctx: "RuleContext") -> list[str]:
+    """Names a lambda's body reads from the enclosing function (its parameters, `self` included, and locals),
+    leaving out locals last bound to a literal: the closure variables Dynamo cannot take as constants."""
+    own = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)}
+
+    class _Reads(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.names: list[str] = []
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)  # `x.shape`: x is read, `shape` is not a name
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value not in own and node.value not in self.names:
+                self.names.append(node.value)
+
+    reads = _Reads()
+    fn.body.visit(reads)
+    facts = ctx.facts
+    params = ctx.function.params if ctx.function is not None else None
+    own_params = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} if params else set()
+    return [n for n in reads.names if (n in own_params or n in facts.env)
+            and not isinstance(facts.values.get(n), _CONSTANT_VALUES)]
+
+
+def check_message(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
+    """A `torch._check*()` message Dynamo cannot use (verified on 2.13, GB450's examples; the break is reported
+    on the call, with static and dynamic shapes alike): a lambda that reads a parameter (`self` too) or a local
+    of the enclosing function, GB9158 (`lambda: f"bad {x.shape}"`); a message that is not a function at all (a
+    string, an f-string), GB9840. A lambda over constants and module-level names is traced."""
+    if type(node) is not cst.Call:
+        return None
+    position = CHECK_MESSAGE_POSITION.get(call_name(node, ctx))
+    if position is None:
+        return None
+    message = _arg(node, position, "message")
+    if type(message) is cst.Lambda:
+        return "GB9158" if _closure_names(message, ctx) else None
+    if type(message) in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
+        return "GB9840"
+    if type(message) is cst.BinaryOperation and type(message.operator) is cst.Modulo and type(message.left) in (
+            cst.SimpleString, cst.ConcatenatedString):
+        return "GB9840"
+    if (type(message) is cst.Call and type(message.func) is cst.Attribute and message.func.attr.value == "format"
+            and type(message.func.value) in (cst.SimpleString, cst.ConcatenatedString)):
+        return "GB9840"
     return None
 
 
@@ -1342,7 +1416,8 @@ CALL_GATES: dict[str, CallGate] = {
     "untraceable_numpy": gate(names=set(UNTRACEABLE_NUMPY)),
     "number_to_text": gate(names={"str", "repr"}, methods={"format"}),
     "size_to_text": gate(names={"str", "repr"}, methods={"format"}),
-    "storage_query": gate(methods={"storage_offset", "untyped_storage"}),
+    "storage_query": gate(methods={"storage_offset", "is_pinned", "is_shared", "storage", "untyped_storage"}),
+    "check_message": gate(names=set(CHECK_MESSAGE_POSITION)),
 }
 
 
@@ -1361,6 +1436,7 @@ BREAKS: dict[str, Callable[[cst.CSTNode, "RuleContext"], str | None]] = {
     "packed_sequence": packed_sequence, "data_tensor_size": data_tensor_size, "torch_generator": torch_generator,
     "traced_array": traced_array_read, "jit_module": jit_module_call, "untraceable_numpy": untraceable_numpy,
     "number_to_text": number_to_text, "size_to_text": size_to_text, "storage_query": storage_query,
+    "check_message": check_message,
 }
 
 

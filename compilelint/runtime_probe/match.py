@@ -445,9 +445,9 @@ def _first_reason(message: str) -> str:
 
 
 # Rules whose hazard is a size Dynamo specialises (a size formatted into an f-string, computed on by NumPy, used
-# as a dict key): the failing guards are the input's size guards, which name no line. Automatic dynamic stops
+# as a dict key, passed to torch.as_tensor or hash): the failing guards are the input's size guards, which name no line. Automatic dynamic stops
 # after one size-change recompile, so two or more of the same frame show a specialised size.
-SIZE_SPECIALISING = {"RC512", "RC513", "RC514"}
+SIZE_SPECIALISING = {"RC512", "RC513", "RC514", "RC516"}
 
 
 def _size_recompiles(f: Finding, dyn: dict) -> list[dict]:

@@ -1,5 +1,6 @@
-"""Models whose sizes or number arguments Dynamo specialises (RC512-RC515) or cannot format (GB447), each
-with the input sets a real caller passes (sizes and values that change from call to call)."""
+"""Models whose sizes or number arguments Dynamo specialises (RC512-RC516) or cannot format (GB447), and a
+`torch._check` whose message reads the inputs (GB450), each with the input sets a real caller passes (sizes and
+values that change from call to call)."""
 
 import math
 
@@ -48,6 +49,18 @@ class TaskHeads(nn.Module):
         return self.heads[f"head_{task}"](x)
 
 
+class BoxScale(nn.Module):
+    def forward(self, image, boxes):
+        h, w = image.shape[-2:]
+        return boxes * torch.as_tensor([w, h, w, h], dtype=boxes.dtype)
+
+
+class CheckedPairs(nn.Module):
+    def forward(self, boxes, scores):
+        torch._check(boxes.shape[0] == scores.shape[0], lambda: f"{boxes.shape} vs {scores.shape}")
+        return boxes * scores[:, None]
+
+
 def make_pad():
     return PadToStride(), [(torch.randn(1, 3, 8, w),) for w in (40, 44, 52, 60)]
 
@@ -66,3 +79,11 @@ def make_time_grid():
 
 def make_task_heads():
     return TaskHeads(), [(torch.randn(2, 4), t) for t in (0, 1, 2, 3)]
+
+
+def make_box_scale():
+    return BoxScale(), [(torch.randn(3, n, n + 8), torch.rand(5, 4)) for n in (32, 40, 48, 56)]
+
+
+def make_checked_pairs():
+    return CheckedPairs(), [(torch.randn(n, 4), torch.rand(n)) for n in (5, 6, 7)]

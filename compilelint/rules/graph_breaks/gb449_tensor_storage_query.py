@@ -1,4 +1,4 @@
-"""GB449 tensor-storage-query-graph-break: Flags a tensor's storage asked about in compiled code: data_ptr() compared, storage_offset(), untyped_storage()"""
+"""GB449 tensor-storage-query-graph-break: Flags a tensor's storage asked about in compiled code: data_ptr() compared, storage_offset(), is_pinned(), untyped_storage()"""
 from __future__ import annotations
 
 import libcst as cst
@@ -13,17 +13,18 @@ class TensorStorageQuery(CallBreakRule):
     detector = 'storage_query'
     gb_id = 'GB5976'
     severity = "warning"
-    message = ('Asking a tensor about its storage (`data_ptr()` compared, `storage_offset()`, `untyped_storage()`) '
-               'breaks the graph (GB5976 / GB0208 / GB0156): Dynamo traces tensors without their memory; decide '
-               'cache validity outside the compiled code (or from a version counter you keep), and index views '
-               'instead of reading offsets')
+    message = ('Asking a tensor about its storage (`data_ptr()` compared, `storage_offset()`, `is_pinned()`, '
+               '`untyped_storage()`) breaks the graph (GB5976 / GB0208 / GB0156): Dynamo traces tensors without '
+               'their memory; decide cache validity and memory placement outside the compiled code (or from a '
+               'version counter you keep), and index views instead of reading offsets')
     version_note = ('Verified on 2.13 (its examples): `x.data_ptr() != self._ptr` GB5976, `x.storage_offset()` '
-                    'GB0208, `x.untyped_storage().nbytes()` GB0156. A data_ptr() used as a number '
+                    'GB0208, `x.untyped_storage().nbytes()` GB0156; `x.is_pinned()`, `x.is_shared()` and the typed '
+                    '`x.storage()` GB0208. A data_ptr() used as a number '
                     '(`p % 2`) makes Dynamo skip the frame (GB0088, reported where the number is used): not '
                     'flagged; an unused `x.data_ptr()` is traced.')
     doc = RuleDoc(
-        what=('Flags, in compiled code, `t.data_ptr()` in a comparison (`==`, `!=`, `in`), `t.storage_offset()` and '
-              '`t.untyped_storage()` on a tensor.'),
+        what=('Flags, in compiled code, `t.data_ptr()` in a comparison (`==`, `!=`, `in`), `t.storage_offset()`, '
+              '`t.is_pinned()`, `t.is_shared()`, `t.storage()` and `t.untyped_storage()` on a tensor.'),
         why=('Pipelines cache derived tensors keyed by the input\'s memory (`if x.data_ptr() != self._ptr:`) or '
              'read storage details of views. Dynamo works on fake tensors that have no real memory, so it cannot '
              'answer these and splits the graph at each one.'),
@@ -57,6 +58,14 @@ class M(torch.nn.Module):
     def forward(self, x):
         return x * x.untyped_storage().nbytes()  # <-
 ''', gb_id="GB0156"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        if x.is_pinned():  # <-
+            return x.to("cpu", non_blocking=True) * 2
+        return x * 2
+''', gb_id="GB0208"),
     )
     good = (
         Example('''import torch

@@ -1,0 +1,88 @@
+"""GB450 check-message-graph-break: Flags a torch._check*() message Dynamo cannot use: a lambda over the function's variables, or a string"""
+from __future__ import annotations
+
+from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.graph_breaks._common import CallBreakRule
+
+
+class CheckMessageGraphBreak(CallBreakRule):
+    code = 'GB450'
+    name = 'check-message-graph-break'
+    detector = 'check_message'
+    gb_id = 'GB9158'
+    severity = "warning"
+    message = ('This `torch._check` message breaks the graph (GB9158 / GB9840): Dynamo takes the message only as a '
+               'function whose closure holds constants, and this one reads a tensor, a size, `self` or another '
+               'variable of the function (or is not a function at all); pass a lambda over constants '
+               '(`lambda: "boxes must be (N, 4)"`), and report the values from the caller if they matter')
+    version_note = ('Verified on 2.13 (its examples), with static and dynamic shapes alike: a lambda reading a '
+                    'parameter, `self` or a local (`lambda: f"{x.shape}"`) GB9158, for torch._check, _check_index and '
+                    '_check_with; a string or f-string message GB9840; a lambda over literals and module-level '
+                    'constants is traced. `torch._check_is_size(n, msg)` breaks differently (GB0055) and is not '
+                    'flagged. Each break is reported on the call.')
+    doc = RuleDoc(
+        what=('Flags, in compiled code, `torch._check(cond, msg)` (and `_check_index`, `_check_value`, `_check_type`, '
+              '`_check_not_implemented`, `_check_with`) whose message is a lambda reading a variable of the '
+              'enclosing function, or a string rather than a function.'),
+        why=('`torch._check` is how code prepared for `torch.export` and dynamic shapes states its assumptions, and '
+             'its message is usually an f-string in a lambda that names the offending shapes. Dynamo evaluates the '
+             'condition in the graph but must keep the message as a constant: a closure over a tensor, a size or '
+             '`self` cannot be, so Dynamo splits the graph at every such check (GB9158); a plain string is rejected '
+             'outright (GB9840). Checks sit at the top of `forward`, so each one costs a graph break per call.'),
+        example='torch._check(boxes.shape[-1] == 4, lambda: f"boxes must be (N, 4), got {tuple(boxes.shape)}")',
+        use_instead='torch._check(boxes.shape[-1] == 4, lambda: "boxes must be (N, 4)")',
+    )
+    bad = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, boxes, scores):
+        torch._check(boxes.shape[0] == scores.shape[0], lambda: f"{boxes.shape} vs {scores.shape}")  # <-
+        return boxes * scores[:, None]
+''', inputs="[(torch.randn(n, 4), torch.randn(n)) for n in (5, 6)]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, boxes):
+        torch._check(boxes.shape[-1] == 4, "boxes must be (N, 4)")  # <-
+        return boxes * 2
+''', inputs="[(torch.randn(n, 4),) for n in (5, 6)]", gb_id="GB9840"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.channels = 8
+
+    def forward(self, x):
+        torch._check(x.shape[1] == self.channels, lambda: f"expected {self.channels} channels")  # <-
+        return x.relu()
+''', inputs="[(torch.randn(2, 8),)]"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x, index):
+        n = x.shape[0]
+        torch._check_index(index.numel() <= n, lambda: f"{index.numel()} indices for {n} rows")  # <-
+        return x * 2
+''', inputs="[(torch.randn(4, 2), torch.tensor([0, 1]))]"),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, boxes, scores):
+        torch._check(boxes.shape[0] == scores.shape[0], lambda: "one score per box")
+        return boxes * scores[:, None]
+''', inputs="[(torch.randn(n, 4), torch.randn(n)) for n in (5, 6)]"),
+        Example('''import torch
+
+CHANNELS = 8
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        limit = 8
+        torch._check(x.shape[1] == CHANNELS, lambda: f"expected {CHANNELS} channels, at most {limit}")
+        return x.relu()
+''', inputs="[(torch.randn(2, 8),)]"),
+    )

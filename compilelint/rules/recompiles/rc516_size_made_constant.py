@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.calls import gate
+from compilelint.analysis.dynamo import constant_size_argument
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+
+class SizeMadeConstant(Rule):
+    code = "RC516"
+    name = "size-made-constant"
+    call_gate = gate(names={"torch.as_tensor", "hash"})
+    family = "recompile"
+    targets = ("recompile",)
+    severity = "warning"
+    message = ("`{code}` turns the size `{size}` into a constant: Dynamo specialises a size passed to "
+               "`torch.as_tensor` or `hash`, so every new input size recompiles, and past the recompile limit (8) the "
+               "function runs eagerly; build the tensor with `torch.tensor(...)` (traced with the size symbolic), "
+               "and key caches outside the compiled code")
+    version_note = ("Verified on 2.13 with four input sizes (three recompiles each, its examples): torch.as_tensor of a "
+                    "shape slice, of a list of sizes, of one size with dtype/device, of size arithmetic; hash of a "
+                    "shape, a tuple(shape) or a size. torch.tensor of the same sizes gave one recompile (automatic "
+                    "dynamic).")
+    doc = RuleDoc(
+        what=("Flags, in a module's `forward` or a `@torch.compile` function, `torch.as_tensor(...)` or `hash(...)` "
+              "of a tensor size or shape, or of a list or arithmetic built from one."),
+        why=("Detection heads scale normalised boxes to pixels with `torch.as_tensor([w, h, w, h])` from the image "
+             "size. When the image size changes Dynamo would recompile once and make the sizes dynamic, but "
+             "`as_tensor` (and `hash`) take the Python value: Dynamo specialises the size and compiles again for "
+             "every new image size, and after eight sizes gives up and runs the function eagerly. "
+             "`torch.tensor([w, h, w, h])` is traced with the sizes symbolic."),
+        example="h, w = image.shape[-2:]\nscale = torch.as_tensor([w, h, w, h], dtype=boxes.dtype)",
+        use_instead="h, w = image.shape[-2:]\nscale = torch.tensor([w, h, w, h], dtype=boxes.dtype)",
+    )
+    bad = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, image, boxes):
+        h, w = image.shape[-2:]
+        scale = torch.as_tensor([w, h, w, h], dtype=boxes.dtype)  # <-
+        return boxes * scale
+''', inputs="[(torch.randn(3, n, n + 8), torch.rand(5, 4)) for n in (32, 40, 48, 56)]", check="recompile-each"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x * torch.as_tensor(x.shape[-2:]).sum()  # <-
+''', inputs="[(torch.randn(2, n, n + 1),) for n in (3, 4, 5, 6)]", check="recompile-each"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        key = hash(tuple(x.shape))  # <-
+        return x * (key % 2 + 1)
+''', inputs="[(torch.randn(n, 3),) for n in (3, 4, 5, 6)]", check="recompile-each"),
+    )
+    good = (
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, image, boxes):
+        h, w = image.shape[-2:]
+        scale = torch.tensor([w, h, w, h], dtype=boxes.dtype)
+        return boxes * scale
+''', inputs="[(torch.randn(3, n, n + 8), torch.rand(5, 4)) for n in (32, 40, 48, 56)]", check="recompile-each"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x * torch.as_tensor([0.5, 2.0]).sum()
+''', inputs="[(torch.randn(2, n, n + 1),) for n in (3, 4, 5, 6)]", check="recompile-each"),
+    )
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        size = constant_size_argument(node, ctx)
+        if size is not None:
+            ctx.report(node, self.message.format(code=ctx.code_for(node), size=ctx.code_for(size)))
