@@ -19,7 +19,9 @@ class TensorStorageQuery(CallBreakRule):
                'version counter you keep), and index views instead of reading offsets')
     version_note = ('Verified on 2.13 (its examples): `x.data_ptr() != self._ptr` GB5976, `x.storage_offset()` '
                     'GB0208, `x.untyped_storage().nbytes()` GB0156; `x.is_pinned()`, `x.is_shared()` and the typed '
-                    '`x.storage()` GB0208. A data_ptr() used as a number '
+                    '`x.storage()` GB0208. On 2.11 (GPU machine) the data_ptr() comparison makes Dynamo skip the frame '
+                    '(a break with no id; that example is judged from 2.13), the others hold as on 2.13. A data_ptr() '
+                    'used as a number '
                     '(`p % 2`) makes Dynamo skip the frame (GB0088, reported where the number is used): not '
                     'flagged; an unused `x.data_ptr()` is traced.')
     doc = RuleDoc(
@@ -45,7 +47,7 @@ class M(torch.nn.Module):
             self._ptr = x.data_ptr()
             self._norm = x / x.norm()
         return self._norm * 2
-'''),
+''', min_torch="2.13"),
         Example('''import torch
 
 class M(torch.nn.Module):

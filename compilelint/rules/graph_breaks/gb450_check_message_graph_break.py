@@ -10,16 +10,20 @@ class CheckMessageGraphBreak(CallBreakRule):
     name = 'check-message-graph-break'
     detector = 'check_message'
     gb_id = 'GB9158'
+    older_gb_ids = {"2.11": "GB0288"}
     severity = "warning"
-    message = ('This `torch._check` message breaks the graph (GB9158 / GB9840): Dynamo takes the message only as a '
-               'function whose closure holds constants, and this one reads a tensor, a size, `self` or another '
+    message = ('This `torch._check` message breaks the graph (GB9158 / GB9840; GB0288 on torch 2.11): Dynamo takes '
+               'the message only as a function whose closure holds constants, and this one reads a tensor, a size, `self` or another '
                'variable of the function (or is not a function at all); pass a lambda over constants '
                '(`lambda: "boxes must be (N, 4)"`), and report the values from the caller if they matter')
     version_note = ('Verified on 2.13 (its examples), with static and dynamic shapes alike: a lambda reading a '
                     'parameter, `self` or a local (`lambda: f"{x.shape}"`) GB9158, for torch._check, _check_index and '
                     '_check_with; a string or f-string message GB9840; a lambda over literals and module-level '
                     'constants is traced. `torch._check_is_size(n, msg)` breaks differently (GB0055) and is not '
-                    'flagged. Each break is reported on the call.')
+                    'flagged. Each break is reported on the call. On 2.11 (GPU machine) the lambda and string examples '
+                    'break with GB0288 instead, `_check_index` with GB0055, and a lambda whose body is an f-string '
+                    'breaks even over constants (GB0288; a lambda returning a plain string is traced): the examples '
+                    'with `_check_index` and with an f-string over constants are judged from 2.13.')
     doc = RuleDoc(
         what=('Flags, in compiled code, `torch._check(cond, msg)` (and `_check_index`, `_check_value`, `_check_type`, '
               '`_check_not_implemented`, `_check_with`) whose message is a lambda reading a variable of the '
@@ -65,7 +69,7 @@ class M(torch.nn.Module):
         n = x.shape[0]
         torch._check_index(index.numel() <= n, lambda: f"{index.numel()} indices for {n} rows")  # <-
         return x * 2
-''', inputs="[(torch.randn(4, 2), torch.tensor([0, 1]))]"),
+''', inputs="[(torch.randn(4, 2), torch.tensor([0, 1]))]", min_torch="2.13"),
     )
     good = (
         Example('''import torch
@@ -84,5 +88,5 @@ class M(torch.nn.Module):
         limit = 8
         torch._check(x.shape[1] == CHANNELS, lambda: f"expected {CHANNELS} channels, at most {limit}")
         return x.relu()
-''', inputs="[(torch.randn(2, 8),)]"),
+''', inputs="[(torch.randn(2, 8),)]", min_torch="2.13"),
     )
