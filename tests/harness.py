@@ -132,6 +132,16 @@ def _torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool
         if hits:
             return True, detail
         return bool(report.breaks) or report.skipped_frames > 0 or report.error is not None, "NO MATCHING BREAK: " + detail
+    if check == "dynamo-error":
+        # Dynamo fails outright (InternalTorchDynamoError) on a marked line: the compiled call raises.
+        report = observe.run_dynamo(obj, inputs)
+        detail = f"error={report.error} at {report.error_frames[-1:]} breaks={[(b.gb_ids, b.lineno) for b in report.breaks]}"
+        if not (report.error or "").startswith("InternalTorchDynamoError"):
+            return bool(report.breaks) or report.skipped_frames > 0, "NO MATCHING BREAK: " + detail
+        marked = set(example.marked_lines())
+        if any(os.path.exists(f) and os.path.samefile(f, path) and n in marked for f, n in report.error_frames):
+            return True, detail
+        return True, "NO MATCHING BREAK: " + detail
     if check == "export":
         return _export_verdict(obj, inputs, path, example, rule.torch_error, rule.torch_names_line)
     if check == "recompile-eager":

@@ -448,6 +448,38 @@ def constant_size_argument(call: cst.Call, ctx: "RuleContext") -> cst.BaseExpres
     return arg if _mentions_size(inner, ctx) else None
 
 
+# Format-spec presentation types: with one, Python formats the value as a number.
+_NUMERIC_FORMAT_TYPES = frozenset("bcdeEfFgGnoxX%")
+
+
+def format_crash(node: cst.CSTNode, ctx: "RuleContext") -> cst.BaseExpression | None:
+    """What is formatted, when `node` formats a number Dynamo holds symbolically in a way that makes Dynamo fail
+    outright (InternalTorchDynamoError: the compiled call raises; verified on 2.13 with the size or value changed
+    between calls): `format(n)` / `format(n, spec)` of a tensor size or of an int/float argument
+    (AsPythonConstantNotImplementedError), and an f-string field with a numeric format spec (`{h:d}`, `{n:04d}`,
+    `{w / 2:.1f}`) of a tensor size or arithmetic on one (Dynamo turns the size into text first, then applies
+    the spec: "Unknown format code 'd' for object of type 'str'"). An argument with a spec in an f-string
+    skips the frame instead (GB447); a spec without a type (`{n:>5}`) specialises the size (no failure)."""
+    if not is_frame_entry(ctx) or _only_on_failure(node, ctx):
+        return None
+    t = type(node)
+    if t is cst.Call:
+        if type(node.func) is not cst.Name or node.func.value != "format" or call_name(node, ctx) != "format":
+            return None
+        arg = _arg(node, 0)
+        if arg is not None and (number_argument(arg, ctx) or _mentions_size(arg, ctx)):
+            return arg
+        return None
+    if t is cst.FormattedString:
+        for part in node.parts:
+            if type(part) is not cst.FormattedStringExpression or not part.format_spec:
+                continue
+            spec = "".join(p.value for p in part.format_spec if type(p) is cst.FormattedStringText)
+            if spec and spec[-1] in _NUMERIC_FORMAT_TYPES and _mentions_size(part.expression, ctx):
+                return part.expression
+    return None
+
+
 _DICT_CALLS = {"dict", "collections.OrderedDict", "collections.defaultdict", "OrderedDict", "defaultdict"}
 
 

@@ -69,6 +69,9 @@ class Rule:
     message: ClassVar[str] = ""
     # Dynamo's id for the graph break this rule predicts (GB rules), from graph_break_registry.json.
     gb_id: ClassVar[str | None] = None
+    # GB rules that predict no graph break but Dynamo failing outright (InternalTorchDynamoError: the compiled
+    # call raises): no gb_id; their examples are judged by where the error points (check "dynamo-error").
+    dynamo_error: ClassVar[bool] = False
     # The id an older torch gives the same break on the same line, where its registry differs
     # ({"2.11": "GB0007"}); the rule's message names it too, so the probe confirms the finding there.
     older_gb_ids: ClassVar[dict[str, str]] = {}

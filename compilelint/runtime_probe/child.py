@@ -373,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         _done("dynamo", t, {
             "graph_count": report.graph_count, "frames_total": report.frames_total, "frames_ok": report.frames_ok,
             "skipped_frames": report.skipped_frames, "error": report.error,
+            "error_frames": [list(fr) for fr in report.error_frames[-4:]],
             "breaks": [_break_site(b) for b in report.breaks],
             "recompiles": [{"function": e.function, "file": e.filename, "line": e.lineno, "reasons": e.reasons[:4],
                             "locations": e.locations[:8], "resumed_break_line": e.resumed_break_line,

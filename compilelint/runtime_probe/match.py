@@ -140,6 +140,14 @@ def claims_lineless_error(code: str, error: str) -> bool:
     return rule is not None and not rule.torch_names_line and any(text in error for text in rule.torch_error)
 
 
+def claims_dynamo_error(code: str) -> bool:
+    """Whether rule `code` predicts Dynamo failing outright (an InternalTorchDynamoError) rather than a break."""
+    from compilelint.rules.registry import all_rules
+
+    rule = all_rules().get(code)
+    return rule is not None and rule.dynamo_error
+
+
 def _at(f: Finding, file: str | None, line: int | None) -> bool:
     return bool(file) and line is not None and _real(file) == _real(f.path) and line in _span(f)
 
@@ -188,6 +196,11 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
                 skipped = ", whole frame skipped" if b.get("frame_skipped") else ""
                 evidence.append(f"{tag} dynamo: graph break {'/'.join(b['gb_ids']) or '(no id)'} at "
                                 f"{_rel(b['file'])}:{b['line']}{skipped}")
+        crashed = (dyn.get("error") or "").startswith("InternalTorchDynamoError")
+        innermost = dyn.get("error_frames", [])[-1:]
+        if crashed and innermost and _at(f, *innermost[0]) and claims_dynamo_error(f.code):
+            evidence.append(f"{tag} dynamo: the compiled call failed at {_rel(innermost[0][0])}:{innermost[0][1]} "
+                            f"({dyn['error'][:200]})")
     if "recompile" in kinds:
         hits = [r for r in dyn.get("recompiles", [])
                 if any(_at(f, file, line) for file, line in r["locations"])

@@ -93,6 +93,9 @@ class DynamoReport:
     frames_ok: int = 0
     graph_count: int = 0
     error: str | None = None
+    # (file, line) of each `File "...", line N` in the error's message: Dynamo's "from user code:" stack,
+    # innermost last (an InternalTorchDynamoError names the user line it was tracing)
+    error_frames: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def skipped_frames(self) -> int:
@@ -202,6 +205,7 @@ def _compile_and_run(fn: Callable, input_sets: list[tuple], report: "DynamoRepor
                 compiled(*args)
         except Exception as err:  # a fullgraph failure or a crash in user code is a result
             report.error = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
+            report.error_frames = [(m.group("file"), int(m.group("line"))) for m in _TS_LOCATION.finditer(str(err))]
     report.breaks = parse_break_records(records)
     report.recompiles = [m for n, m in records if n.endswith("__recompiles") and "Recompiling function" in m]
 

@@ -1,5 +1,5 @@
 """Models whose sizes or number arguments Dynamo specialises (RC512-RC516) or cannot format (GB447), and a
-`torch._check` whose message reads the inputs (GB450), each with the input sets a real caller passes (sizes and
+`torch._check` whose message reads the inputs (GB450), a size formatted with a numeric spec (GB451), each with the input sets a real caller passes (sizes and
 values that change from call to call)."""
 
 import math
@@ -61,6 +61,12 @@ class CheckedPairs(nn.Module):
         return boxes * scores[:, None]
 
 
+class FrameTag(nn.Module):
+    def forward(self, x):
+        tag = f"{x.shape[-2]:d}x{x.shape[-1]:d}"
+        return x * len(tag)
+
+
 def make_pad():
     return PadToStride(), [(torch.randn(1, 3, 8, w),) for w in (40, 44, 52, 60)]
 
@@ -87,3 +93,7 @@ def make_box_scale():
 
 def make_checked_pairs():
     return CheckedPairs(), [(torch.randn(n, 4), torch.rand(n)) for n in (5, 6, 7)]
+
+
+def make_frame_tag():
+    return FrameTag(), [(torch.randn(1, n, n),) for n in (8, 9, 10)]

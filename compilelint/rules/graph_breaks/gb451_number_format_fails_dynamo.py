@@ -1,0 +1,89 @@
+"""GB451 number-format-fails-dynamo: Flags a size or number argument formatted with format() or a numeric format spec, which makes Dynamo fail outright"""
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.calls import gate
+from compilelint.analysis.dynamo import dead_under_dynamo, format_crash
+from compilelint.rules.base import Example, Rule, RuleDoc
+
+
+class NumberFormatFailsDynamo(Rule):
+    code = 'GB451'
+    name = 'number-format-fails-dynamo'
+    family = "graph-break"
+    targets = ("dynamo",)
+    dynamo_error = True
+    severity = "error"
+    call_gate = gate(names={"format"})
+    message = ('`{code}` formats `{subject}` as a number: once it is dynamic (a new input size or argument value) '
+               'Dynamo cannot format it and fails outright (InternalTorchDynamoError), so the compiled call raises; '
+               'format outside the compiled code, or use a plain field `{{n}}` (traced; a size there specialises, '
+               'RC512)')
+    version_note = ('Verified on 2.13 (its examples), from the second distinct size or value: `format(n)` and '
+                    '`format(n, spec)` of a size or an int/float argument fail with AsPythonConstantNotImplementedError, '
+                    'an f-string field with a numeric spec (`{h:d}`, `{n:04d}`, `{w / 2:.1f}`) of a size with '
+                    '"Unknown format code \'d\' for object of type \'str\'", both as InternalTorchDynamoError naming '
+                    'the line. An int argument with a spec in an f-string skips the frame instead (GB447); `{n:>5}` '
+                    'and `{n!r}` of a size specialise it (no failure). On 2.11 a format spec breaks the graph and then '
+                    'raises a TypeError (see GB447); not run there for this rule.')
+    doc = RuleDoc(
+        what=('Flags, in a module\'s `forward` or a `@torch.compile` function, `format(n)` / `format(n, spec)` of a '
+              'tensor size or an int/float argument, and an f-string field with a numeric format spec (`d`, `f`, '
+              '`x`, ...) of a tensor size or arithmetic on one.'),
+        why=('Zero-padded names and fixed-width tags (`f"frame_{t:05d}"`, `f"{h:d}x{w:d}"`) are common in code that '
+             'caches or logs per size. The first call compiles with the size as a constant and works; when the size '
+             'changes, Dynamo makes it symbolic and cannot format it with a spec: the compiled call raises an '
+             'InternalTorchDynamoError instead of running, in production, on the first new size.'),
+        example='tag = f"{x.shape[-2]:d}x{x.shape[-1]:d}"',
+        use_instead='tag = f"{x.shape[-2]}x{x.shape[-1]}"  # or build the tag outside the compiled model',
+    )
+    bad = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        tag = f"{x.shape[-2]:d}x{x.shape[-1]:d}"  # <-
+        return x * len(tag)
+''', inputs="[(torch.randn(1, n, n),) for n in (8, 9, 10)]", check="dynamo-error"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x, step: int):
+        return x * len(format(step, "05d"))  # <-
+''', inputs="[(torch.randn(3), k) for k in (1, 2, 3)]", check="dynamo-error"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, points):
+        n = points.shape[0]
+        return points * len(f"{n / 1000:.1f}k points")  # <-
+''', inputs="[(torch.randn(k, 4),) for k in (100, 120, 140)]", check="dynamo-error"),
+    )
+    good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        tag = f"{x.shape[-2]}x{x.shape[-1]}"
+        return x * len(tag)
+''', inputs="[(torch.randn(1, n, n),) for n in (8, 9, 10)]", check="dynamo-error"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        assert x.shape[0] > 0, f"{x.shape[0]:d} rows"
+        return x * 2
+''', inputs="[(torch.randn(n, 2),) for n in (8, 9, 10)]", check="dynamo-error"),
+    )
+
+    def _check(self, node: cst.CSTNode, ctx) -> None:  # noqa: ANN001
+        subject = format_crash(node, ctx)
+        if subject is not None and not dead_under_dynamo(ctx, node):
+            ctx.report(node, self.message.format(code=ctx.code_for(node), subject=ctx.code_for(subject)))
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
+        self._check(node, ctx)
+
+    def visit_FormattedString(self, node: cst.FormattedString, ctx) -> None:  # noqa: ANN001
+        self._check(node, ctx)
