@@ -22,8 +22,8 @@ class SizeToText(TextBreakRule):
                     '`"%d" % n` and `"{}".format(n)` of a size skip the frame (GB0088; Dynamo reports the f-string and '
                     '`.format` forms where the string is first used); `str(n)` GB0059 and `repr(n)` GB6053 break the '
                     'graph and recompile for each size. A plain `{n}` field of one size specialises it instead (RC512); '
-                    '`str(x.shape)` is GB424; f"{n:d}" of a dynamic size crashed Dynamo (InternalTorchDynamoError; '
-                    'not flagged). Messages of `assert` statements and `raise` are built only on failure: not flagged. On '
+                    '`str(x.shape)` is GB424; f"{n:d}" and format(n) of a dynamic size make Dynamo fail outright (InternalTorchDynamoError: '
+                    'GB451). Messages of `assert` statements and `raise` are built only on failure: not flagged. On '
                     '2.11 (GPU machine): `str(n)` as on 2.13; `"%d" % n` skips the frame with GB0208; f"{x.shape}", '
                     'f"{tuple(x.shape)}" and `.format` break the graph (GB0156) instead of skipping it.')
     doc = RuleDoc(

@@ -20,18 +20,18 @@ class NumberFormatFailsDynamo(Rule):
                'Dynamo cannot format it and fails outright (InternalTorchDynamoError), so the compiled call raises; '
                'format outside the compiled code, or use a plain field `{{n}}` (traced; a size there specialises, '
                'RC512)')
-    version_note = ('Verified on 2.13 (its examples), from the second distinct size or value: `format(n)` and '
+    version_note = ('Verified on 2.13 and 2.11 (its examples), from the second distinct size or value: `format(n)` and '
                     '`format(n, spec)` of a size or an int/float argument fail with AsPythonConstantNotImplementedError, '
                     'an f-string field with a numeric spec (`{h:d}`, `{n:04d}`, `{w / 2:.1f}`) of a size with '
                     '"Unknown format code \'d\' for object of type \'str\'", both as InternalTorchDynamoError naming '
                     'the line. An int argument with a spec in an f-string skips the frame instead (GB447); `{n:>5}` '
-                    'and `{n!r}` of a size specialise it (no failure). On 2.11 a format spec breaks the graph and then '
-                    'raises a TypeError (see GB447); not run there for this rule.')
+                    'and `{n!r}` of a size specialise it (no failure). Its examples hold on 2.11 too (GPU machine), and '
+                    'the probe confirms it there.')
     doc = RuleDoc(
         what=('Flags, in a module\'s `forward` or a `@torch.compile` function, `format(n)` / `format(n, spec)` of a '
               'tensor size or an int/float argument, and an f-string field with a numeric format spec (`d`, `f`, '
               '`x`, ...) of a tensor size or arithmetic on one.'),
-        why=('Zero-padded names and fixed-width tags (`f"frame_{t:05d}"`, `f"{h:d}x{w:d}"`) are common in code that '
+        why=('Fixed-width tags and zero-padded names (`f"{h:d}x{w:d}"`, `format(step, "05d")`) are common in code that '
              'caches or logs per size. The first call compiles with the size as a constant and works; when the size '
              'changes, Dynamo makes it symbolic and cannot format it with a spec: the compiled call raises an '
              'InternalTorchDynamoError instead of running, in production, on the first new size.'),
