@@ -413,11 +413,13 @@ def test_probe_confirms_specialised_sizes_and_number_arguments():
     reports no runtime-only recompile for them; RC515 (linspace steps), GB447 (an int argument in an f-string:
     first a recompile on the value, then GB0021), GB450 (a torch._check message reading the inputs, GB9158) and
     GB451 (a size with a numeric format spec: Dynamo's InternalTorchDynamoError names the line) are confirmed at
-    their lines."""
+    their lines; so are RC513 and GB447 in helper methods that forward passes its inputs to."""
     _assert_confirmed_on_lines(
-        SIZED, ("pad", "posenc", "size_tag", "time_grid", "task_heads", "box_scale", "checked_pairs", "frame_tag"),
+        SIZED, ("pad", "posenc", "size_tag", "time_grid", "task_heads", "box_scale", "checked_pairs", "frame_tag",
+                "helper_pad", "helper_heads"),
         ["dynamo", "recompile"],
         {"np.ceil(w / 16)": ("RC513",), "if n not in self._pe": ("RC514",), 'f"pts{points.shape[0]}"': ("RC512",),
          "torch.linspace(0.0, 1.0, steps)": ("RC515",), 'self.heads[f"head_{task}"]': ("GB447",),
          "torch.as_tensor([w, h, w, h]": ("RC516",), "torch._check(boxes.shape[0]": ("GB450",),
-         'f"{x.shape[-2]:d}x': ("GB451",)})
+         'f"{x.shape[-2]:d}x': ("GB451",), "return int(np.ceil(w / 16)) * 16": ("RC513",),
+         'out = self.heads[f"head_{task}"](x)': ("GB447",)})

@@ -224,8 +224,9 @@ def is_frame_entry(ctx: "RuleContext") -> bool:
     """Whether the function being walked is where callers hand arguments to a compiled frame.
 
     Dynamo guards on the arguments of the frame it compiles: a module's `forward` or a `@torch.compile`
-    function. A helper that forward calls is inlined, and gets its arguments as constants from that call
-    site (`F.interpolate(x, mode="bilinear")`), so a varying argument is only a hazard at the entry.
+    function. A helper that forward calls is inlined and gets its arguments from that call site: constants
+    there stay constants (`F.interpolate(x, mode="bilinear")`), and what the entry passes on of its own
+    arguments stays as dynamic as at the entry (carried_values follows those).
     """
     fn = ctx.function
     if fn is None:
@@ -235,13 +236,148 @@ def is_frame_entry(ctx: "RuleContext") -> bool:
     return any(d in ENTRY_DECORATORS for d in ctx.decorators)
 
 
+# -- what a compiled entry hands its helpers ------------------------------------------------------------------
+# Dynamo inlines the methods `forward` calls, so a number argument, an input size or an input tensor passed on
+# to `self._helper(...)` is just as symbolic there (verified on 2.13: an int argument formatted in a helper
+# GB0021, steps of linspace there, sizes in its f-string, NumPy on them, torch.as_tensor of them: each
+# recompiled per value as at the entry). Worked out once per class, syntactically, from the entries outward.
+
+_TENSOR_ANNOTATIONS = {"Tensor", "torch.Tensor"}
+
+
+def _positional_params(fn: cst.FunctionDef) -> list[str]:
+    return [p.name.value for p in (*fn.params.posonly_params, *fn.params.params)]
+
+
+def _is_size_of(expr: cst.BaseExpression, seeds: dict[str, str]) -> bool:
+    """`t.shape`, `t.shape[...]`, `t.size(...)`, `t.numel()` of a tensor in `seeds`."""
+    if type(expr) is cst.Subscript:
+        expr = expr.value
+    if type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in ("size", "numel"):
+        expr = expr.func
+    elif type(expr) is cst.Attribute and expr.attr.value != "shape":
+        return False
+    return (type(expr) is cst.Attribute and type(expr.value) is cst.Name and seeds.get(expr.value.value) == "tensor"
+            and (expr.attr.value in ("shape", "size", "numel")))
+
+
+def _value_kind(expr: cst.BaseExpression, seeds: dict[str, str]) -> str | None:
+    if type(expr) is cst.Name:
+        return seeds.get(expr.value)
+    return "size" if _is_size_of(expr, seeds) else None
+
+
+def _entry_seeds(fn: cst.FunctionDef) -> dict[str, str]:
+    """An entry's parameters: int/float ones "number", unannotated (or Tensor-annotated) ones without a
+    default "tensor" (forward's inputs)."""
+    seeds: dict[str, str] = {}
+    for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params):
+        name = p.name.value
+        if name in ("self", "cls"):
+            continue
+        ann = p.annotation.annotation if p.annotation is not None else None
+        ann_text = cst.Module([]).code_for_node(ann) if ann is not None else ""
+        if ann_text in ("int", "float") or (ann is None and type(p.default) in (cst.Integer, cst.Float)):
+            seeds[name] = "number"
+        elif (ann is None and p.default is None) or ann_text in _TENSOR_ANNOTATIONS:
+            seeds[name] = "tensor"
+    return seeds
+
+
+class _Flow(cst.CSTVisitor):
+    """Within one method: names bound to sizes of its tensors, and what each `self.<method>(...)` call passes."""
+
+    def __init__(self, seeds: dict[str, str], methods: dict[str, cst.FunctionDef]) -> None:
+        self.seeds = dict(seeds)
+        self.methods = methods
+        self.passed: list[tuple[str, str, str]] = []  # (method, its parameter, kind)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # a nested function is its own frame
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if len(node.targets) != 1 or not _is_size_of(node.value, self.seeds):
+            return
+        target = node.targets[0].target
+        names = [target] if type(target) is cst.Name else [e.value for e in getattr(target, "elements", ())]
+        for n in names:
+            if type(n) is cst.Name:
+                self.seeds[n.value] = "size"
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not (type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"):
+            return
+        callee = self.methods.get(func.attr.value)
+        if callee is None:
+            return
+        params = [n for n in _positional_params(callee) if n != "self"]
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        for i, a in enumerate(positional[:len(params)]):
+            kind = _value_kind(a.value, self.seeds)
+            if kind:
+                self.passed.append((callee.name.value, params[i], kind))
+        for a in node.args:
+            if a.keyword is not None:
+                kind = _value_kind(a.value, self.seeds)
+                if kind:
+                    self.passed.append((callee.name.value, a.keyword.value, kind))
+
+
+def _class_flow(cls: cst.ClassDef, aliases: dict[str, str]) -> dict[str, dict[str, str]]:
+    """method name -> {name: "number" | "size" | "tensor"} for the methods (not entries) that a compiled entry of
+    the class calls, directly or through other such methods, with its number arguments, input sizes or input
+    tensors; names bound in them to sizes of those tensors are "size" too."""
+    methods = {s.name.value: s for s in cls.body.body if type(s) is cst.FunctionDef}
+    entries = {n for n, fn in methods.items() if n == "forward" or any(
+        qualify(d.decorator.func if type(d.decorator) is cst.Call else d.decorator, aliases) in ENTRY_DECORATORS
+        for d in fn.decorators)}
+    carried: dict[str, dict[str, str]] = {}
+    work = [(n, _entry_seeds(methods[n])) for n in entries]
+    seen_rounds = 0
+    while work and seen_rounds < 8:  # a chain of helpers is short; recursion stops here
+        seen_rounds += 1
+        nxt: list[tuple[str, dict[str, str]]] = []
+        for name, seeds in work:
+            flow = _Flow(seeds, methods)
+            methods[name].body.visit(flow)
+            if name not in entries:
+                carried.setdefault(name, {}).update({k: v for k, v in flow.seeds.items() if v == "size"})
+            for callee, param, kind in flow.passed:
+                if callee in entries or carried.setdefault(callee, {}).get(param) == kind:
+                    continue
+                carried[callee][param] = kind
+                nxt.append((callee, dict(carried[callee])))
+        work = nxt
+    return {n: c for n, c in carried.items() if c}
+
+
+def carried_values(ctx: "RuleContext") -> dict[str, str]:
+    """For a method (not an entry) of a module class: its parameters and locals that hold what a compiled entry
+    passed it, {name: "number" | "size" | "tensor"} (see _class_flow); {} elsewhere."""
+    if ctx.class_node is None or ctx.function is None or is_frame_entry(ctx):
+        return {}
+    cache = ctx.__dict__.setdefault("_class_flows", {})
+    key = id(ctx.class_node)
+    if key not in cache:
+        cache[key] = (ctx.class_node, _class_flow(ctx.class_node, ctx.facts.aliases))
+    return cache[key][1].get(ctx.function.name.value, {})
+
+
+def reaches_entry_values(ctx: "RuleContext") -> bool:
+    """A compiled entry, or a method it hands numbers, sizes or input tensors to."""
+    return is_frame_entry(ctx) or bool(carried_values(ctx))
+
+
 def number_argument(expr: cst.BaseExpression, ctx: "RuleContext") -> str | None:
     """The name, when `expr` is an int or float parameter (annotated so, or defaulting to such a literal; not
     a bool) of a compiled frame's entry that still holds the caller's number. From its second distinct value
     Dynamo makes such an argument dynamic (automatic dynamic: a SymInt / SymFloat, verified on 2.13)."""
-    if type(expr) is not cst.Name or not _is_param(expr, ctx) or not is_frame_entry(ctx):
+    if type(expr) is not cst.Name or not _is_param(expr, ctx):
         return None
     name = expr.value
+    if not is_frame_entry(ctx):  # a helper's parameter that an entry's number argument was passed to, unchanged
+        return name if carried_values(ctx).get(name) == "number" and name not in ctx.facts.values else None
     if ctx.facts.param_types.get(name) not in ("int", "float") or ctx.facts.env.get(name) is not Kind.PY:
         return None
     return name
@@ -320,7 +456,7 @@ def formatted_size(node: cst.FormattedString, ctx: "RuleContext") -> cst.BaseExp
     holds a tensor size (`{x.shape[0]}`, `{x.size(-1)}`, `{x.numel()}`, `{h}` from `h, w = x.shape[-2:]`),
     not a module attribute's. Dynamo specialises a size formatted so: every distinct size recompiles
     (verified on 2.13: five sizes, four recompiles; one without the f-string, then a dynamic graph)."""
-    if not is_frame_entry(ctx) or _only_on_failure(node, ctx) or _message_of_equality_assert(node, ctx):
+    if not reaches_entry_values(ctx) or _only_on_failure(node, ctx) or _message_of_equality_assert(node, ctx):
         return None
     for part in node.parts:
         if type(part) is not cst.FormattedStringExpression or part.format_spec is not None or part.conversion:
@@ -370,6 +506,13 @@ def _dynamic_size(expr: cst.BaseExpression, ctx: "RuleContext", shapes: bool) ->
     """A tensor size (or, with `shapes`, a whole shape) of a compiled frame's entry, not a module attribute's
     and not a rank: what automatic dynamic turns symbolic once the input's size changes."""
     kinds = (Kind.SIZE, Kind.SHAPE) if shapes else (Kind.SIZE,)
+    if not is_frame_entry(ctx):  # in a helper: only what the entry passed (a size, or a size of an input tensor)
+        carried = carried_values(ctx)
+        if type(expr) is cst.Name:
+            return carried.get(expr.value) == "size"
+        if not _is_size_of(expr, carried) or _is_rank(expr):
+            return False
+        return shapes or not (type(expr) is cst.Attribute and expr.attr.value == "shape")
     return ctx.facts.kind(expr) in kinds and not _rooted_at_self(expr) and not _is_rank(expr)
 
 
@@ -378,7 +521,7 @@ def size_text(node: cst.CSTNode, ctx: "RuleContext") -> tuple[cst.BaseExpression
     once the size is dynamic (verified on 2.13 with five sizes): `f"{x.shape}"` / `f"{tuple(x.shape)}"`,
     `"%d" % n` and `"{}".format(n)` GB0088, each skipping the frame; `str(n)` GB0059 and `repr(n)` GB6053.
     A plain `{n}` field specialises instead (RC512); `str(x.shape)` is GB424's."""
-    if not is_frame_entry(ctx) or _only_on_failure(node, ctx) or _message_of_equality_assert(node, ctx):
+    if not reaches_entry_values(ctx) or _only_on_failure(node, ctx) or _message_of_equality_assert(node, ctx):
         return None
     t = type(node)
     if t is cst.FormattedString:
@@ -410,7 +553,7 @@ def numpy_size_argument(call: cst.Call, ctx: "RuleContext") -> cst.BaseExpressio
     it: every distinct size recompiles (verified on 2.13: np.ceil/floor/sqrt/log2/round/maximum/prod, five
     sizes, four recompiles each; math.ceil, math.prod, round, max and // on the same sizes: one)."""
     name = call_name(call, ctx)
-    if not name.startswith("numpy.") or name.startswith("numpy.random") or not is_frame_entry(ctx):
+    if not name.startswith("numpy.") or name.startswith("numpy.random") or not reaches_entry_values(ctx):
         return None
     for arg in call.args:
         if _mentions_size(arg.value, ctx):
@@ -437,7 +580,7 @@ def constant_size_argument(call: cst.Call, ctx: "RuleContext") -> cst.BaseExpres
     size: every distinct size recompiles (verified on 2.13, four sizes, three recompiles each, with a shape slice,
     a list of sizes, a size with dtype/device, size arithmetic; `torch.tensor([w, h])` of the same sizes: one)."""
     name = call_name(call, ctx)
-    if name not in ("torch.as_tensor", "hash") or not is_frame_entry(ctx):
+    if name not in ("torch.as_tensor", "hash") or not reaches_entry_values(ctx):
         return None
     arg = _arg(call, 0, "data") if name == "torch.as_tensor" else _arg(call, 0)
     if arg is None:
@@ -460,7 +603,7 @@ def format_crash(node: cst.CSTNode, ctx: "RuleContext") -> cst.BaseExpression | 
     `{w / 2:.1f}`) of a tensor size or arithmetic on one (Dynamo turns the size into text first, then applies
     the spec: "Unknown format code 'd' for object of type 'str'"). An argument with a spec in an f-string
     skips the frame instead (GB447); a spec without a type (`{n:>5}`) specialises the size (no failure)."""
-    if not is_frame_entry(ctx) or _only_on_failure(node, ctx):
+    if not reaches_entry_values(ctx) or _only_on_failure(node, ctx):
         return None
     t = type(node)
     if t is cst.Call:
@@ -508,7 +651,7 @@ def size_keyed_lookup(node: cst.CSTNode, ctx: "RuleContext") -> cst.BaseExpressi
     `(h, w) in self.cache`, `self.cache.get(n)` / `.setdefault(n, ...)`) in a compiled frame's entry. The lookup
     specialises the size: every new size recompiles (verified on 2.13: tuple, int and .get keys, five sizes, four
     recompiles each; one without the cache)."""
-    if not is_frame_entry(ctx):
+    if not reaches_entry_values(ctx):
         return None
     t = type(node)
     if t is cst.Subscript and _self_dict(node.value, ctx) and len(node.slice) == 1 and type(node.slice[0].slice) is cst.Index:
@@ -545,7 +688,7 @@ SPECIALISED_METHOD_PARAMS: dict[str, tuple[tuple[int, str], ...]] = {
 def specialised_argument(call: cst.Call, ctx: "RuleContext") -> tuple[str, str] | None:
     """(parameter, op parameter) when a number argument of the frame's entry (number_argument) is passed
     directly as an op parameter that Dynamo specialises (SPECIALISED_PARAMS)."""
-    if not is_frame_entry(ctx):
+    if not reaches_entry_values(ctx):
         return None
     func = call.func
     params = SPECIALISED_PARAMS.get(call_name(call, ctx))

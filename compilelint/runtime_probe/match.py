@@ -465,11 +465,14 @@ SIZE_SPECIALISING = {"RC512", "RC513", "RC514", "RC516"}
 
 def _size_recompiles(f: Finding, dyn: dict) -> list[dict]:
     """The size-change recompiles of the frame holding `f` (same file, the function starting at or before
-    f's line), when there are at least two of them; else []."""
+    f's line), when there are at least two of them; else []. A finding in a helper that `forward` calls (and
+    Dynamo inlines) may sit above `forward`: when no frame starts at or before its line, any recompiling frame
+    of the same file is taken."""
     if f.code not in SIZE_SPECIALISING:
         return []
-    rs = [r for r in dyn.get("recompiles", []) if r.get("file") and _real(r["file"]) == _real(f.path)
-          and (r.get("line") or 0) <= f.line and r["reasons"] and _size_guard(r["reasons"][0])]
+    sized = [r for r in dyn.get("recompiles", []) if r.get("file") and _real(r["file"]) == _real(f.path)
+             and r["reasons"] and _size_guard(r["reasons"][0])]
+    rs = [r for r in sized if (r.get("line") or 0) <= f.line] or sized
     by_fn: dict[tuple, list[dict]] = {}
     for r in rs:
         by_fn.setdefault((r["function"], r.get("line")), []).append(r)

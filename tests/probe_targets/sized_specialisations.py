@@ -1,5 +1,6 @@
 """Models whose sizes or number arguments Dynamo specialises (RC512-RC516) or cannot format (GB447), and a
-`torch._check` whose message reads the inputs (GB450), a size formatted with a numeric spec (GB451), each with the input sets a real caller passes (sizes and
+`torch._check` whose message reads the inputs (GB450), a size formatted with a numeric spec (GB451), the same
+hazards in helper methods `forward` hands its inputs to (Dynamo inlines them), each with the input sets a real caller passes (sizes and
 values that change from call to call)."""
 
 import math
@@ -67,6 +68,28 @@ class FrameTag(nn.Module):
         return x * len(tag)
 
 
+class HelperPad(nn.Module):
+    def _padded(self, w):
+        return int(np.ceil(w / 16)) * 16
+
+    def forward(self, img):
+        w = img.shape[-1]
+        return F.pad(img, (0, self._padded(w) - w)).mean(-1)
+
+
+class HelperHeads(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.heads = nn.ModuleDict({f"head_{i}": nn.Linear(4, 2) for i in range(4)})
+
+    def _head(self, x, task):
+        out = self.heads[f"head_{task}"](x)
+        return out
+
+    def forward(self, x, task: int):
+        return self._head(x, task)
+
+
 def make_pad():
     return PadToStride(), [(torch.randn(1, 3, 8, w),) for w in (40, 44, 52, 60)]
 
@@ -97,3 +120,11 @@ def make_checked_pairs():
 
 def make_frame_tag():
     return FrameTag(), [(torch.randn(1, n, n),) for n in (8, 9, 10)]
+
+
+def make_helper_pad():
+    return HelperPad(), [(torch.randn(1, 3, 8, w),) for w in (40, 44, 52, 60)]
+
+
+def make_helper_heads():
+    return HelperHeads(), [(torch.randn(2, 4), t) for t in (0, 1, 2, 3)]

@@ -32,7 +32,7 @@ class NumberArgumentToText(TextBreakRule):
                     '`.format` breaks (GB0156), and a format spec or conversion breaks (GB0081) and then the call fails '
                     'with a TypeError (the field yields the number, not text).')
     doc = RuleDoc(
-        what=('Flags, in a module\'s `forward` or a `@torch.compile` function, an `int` or `float` parameter '
+        what=('Flags, in a module\'s `forward`, a `@torch.compile` function or a method `forward` passes its inputs to, an `int` or `float` parameter '
               '(annotated so, or with such a default) formatted into a string: an f-string field, `"..." % n`, '
               '`"...".format(n)`, `str(n)` or `repr(n)`.'),
         why=('Multi-task heads pick a head by name (`self.heads[f"head_{task}"]`), planners tag a step '
@@ -78,6 +78,19 @@ class M(torch.nn.Module):
         name = "p" + str(level)  # <-
         return x * len(name)
 ''', inputs="[(torch.randn(2, 3), k) for k in (3, 4, 5)]", gb_id="GB0059"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.heads = torch.nn.ModuleDict({f"head_{i}": torch.nn.Linear(3, 2) for i in range(4)})
+
+    def _head(self, x, task):
+        return self.heads[f"head_{task}"](x)  # <-
+
+    def forward(self, x, task: int):
+        return self._head(x, task)
+''', inputs="[(torch.randn(2, 3), t) for t in (0, 1, 2, 3)]"),
     )
     good = (
         Example('''import torch

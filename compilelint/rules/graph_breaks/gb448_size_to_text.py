@@ -27,7 +27,7 @@ class SizeToText(TextBreakRule):
                     '2.11 (GPU machine): `str(n)` as on 2.13; `"%d" % n` skips the frame with GB0208; f"{x.shape}", '
                     'f"{tuple(x.shape)}" and `.format` break the graph (GB0156) instead of skipping it.')
     doc = RuleDoc(
-        what=('Flags, in a module\'s `forward` or a `@torch.compile` function, a tensor size formatted into a '
+        what=('Flags, in a module\'s `forward`, a `@torch.compile` function or a method `forward` passes its inputs to, a tensor size formatted into a '
               'string with `%`, `.format`, `str()` or `repr()`, and a whole shape in an f-string (`f"{x.shape}"`).'),
         why=('Once an input\'s size changes between calls (a point count, a crop, a batch), Dynamo recompiles with '
              'the size symbolic (automatic dynamic). It cannot format a symbolic size in these forms: `%`, '

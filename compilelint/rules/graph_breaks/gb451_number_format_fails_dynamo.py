@@ -28,7 +28,7 @@ class NumberFormatFailsDynamo(Rule):
                     'and `{n!r}` of a size specialise it (no failure). Its examples hold on 2.11 too (GPU machine), and '
                     'the probe confirms it there.')
     doc = RuleDoc(
-        what=('Flags, in a module\'s `forward` or a `@torch.compile` function, `format(n)` / `format(n, spec)` of a '
+        what=('Flags, in a module\'s `forward`, a `@torch.compile` function or a method `forward` passes its inputs to, `format(n)` / `format(n, spec)` of a '
               'tensor size or an int/float argument, and an f-string field with a numeric format spec (`d`, `f`, '
               '`x`, ...) of a tensor size or arithmetic on one.'),
         why=('Fixed-width tags and zero-padded names (`f"{h:d}x{w:d}"`, `format(step, "05d")`) are common in code that '

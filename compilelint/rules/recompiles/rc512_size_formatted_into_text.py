@@ -25,7 +25,7 @@ class SizeFormattedIntoText(Rule):
                     "`repr(n)` GB6053, and f\"{x.shape}\", `\"%d\" % n`, `\"{}\".format(n)` skip the frame (GB0088); "
                     "f\"{x.shape[0]:d}\" crashed Dynamo (InternalTorchDynamoError).")
     doc = RuleDoc(
-        what=("Flags, in a module's `forward` or a `@torch.compile` function, an f-string field holding a tensor "
+        what=("Flags, in a module's `forward`, a `@torch.compile` function or a method `forward` passes its inputs to, an f-string field holding a tensor "
               "size: `{x.shape[0]}`, `{x.size(-1)}`, `{x.numel()}`, or a name taken from a shape."),
         why=("Perception code caches anchors, grids and positional encodings by input size under a string key "
              "(`self.cache[f\"{h}x{w}\"]`). When the size changes, Dynamo would recompile once and make it dynamic "
@@ -64,6 +64,16 @@ class M(torch.nn.Module):
         torch._assert(H % 2 == 0, f"height {H} must be even")  # <-
         return x.mean((2, 3))
 ''', inputs="[(torch.randn(1, 3, n, 8),) for n in (8, 10, 12, 14)]", check="recompile-each"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def _tag(self, h, w):
+        return f"{h}x{w}"  # <-
+
+    def forward(self, x):
+        h, w = x.shape[-2:]
+        return x * len(self._tag(h, w))
+''', inputs="[(torch.randn(1, n, n + 1),) for n in (3, 4, 5, 6)]", check="recompile-each"),
     )
     good = (
         Example('''

@@ -23,7 +23,7 @@ class NumpyMathOnSize(Rule):
                     "broke the graph, GB0033); math.ceil, math.floor, math.sqrt, math.log2, math.prod, round, int, "
                     "max and // gave one (automatic dynamic).")
     doc = RuleDoc(
-        what=("Flags, in a module's `forward` or a `@torch.compile` function, a NumPy function called on a tensor "
+        what=("Flags, in a module's `forward`, a `@torch.compile` function or a method `forward` passes its inputs to, a NumPy function called on a tensor "
               "size or shape, or on arithmetic of one (`np.ceil(h / 32)`, `np.sqrt(n)`, `np.prod(x.shape)`)."),
         why=("Detection and segmentation code pads inputs to a multiple of the stride with `int(np.ceil(h / 32)) "
              "* 32`, and ViTs take the patch grid side as `int(np.sqrt(n))`. When the input size changes, Dynamo "
@@ -52,6 +52,18 @@ class M(torch.nn.Module):
         side = int(np.sqrt(tokens.shape[1]))  # <-
         return tokens.reshape(tokens.shape[0], side, side, -1).mean((1, 2))
 ''', inputs="[(torch.randn(2, s * s, 8),) for s in (4, 5, 6, 7)]", check="recompile-each"),
+        Example('''
+import numpy as np
+import torch
+import torch.nn.functional as F
+class M(torch.nn.Module):
+    def _padded(self, h):
+        return int(np.ceil(h / 16)) * 16  # <-
+
+    def forward(self, x):
+        h = x.shape[-1]
+        return F.pad(x, (0, self._padded(h) - h))
+''', inputs="[(torch.randn(1, 3, n),) for n in (40, 44, 52, 60)]", check="recompile-each"),
     )
     good = (
         Example('''

@@ -22,7 +22,7 @@ class SizeKeyedCache(Rule):
                     "`self.cache[n]` and `self.cache.get(n)` gave four recompiles each; the same module computing "
                     "the tensor every call, one. Reported at the first lookup of each dict in a function.")
     doc = RuleDoc(
-        what=("Flags, in a module's `forward` or a `@torch.compile` function, a dict attribute of the module "
+        what=("Flags, in a module's `forward`, a `@torch.compile` function or a method `forward` passes its inputs to, a dict attribute of the module "
               "(set to `{}`/`dict()` in `__init__`) indexed, tested with `in`, or read with `.get`/`.setdefault`/"
               "`.pop` by a tensor size or a tuple of sizes."),
         why=("Positional encodings, anchors, coordinate grids and attention masks are often memoised per input "

@@ -24,7 +24,7 @@ class ArgumentSpecialisedByOp(Rule):
                     "recompile, not flagged): F.interpolate `size`, a conv `stride`, topk's k, torch.roll, slicing, "
                     "repeat_interleave, torch.arange with a float step, torch.full's value.")
     doc = RuleDoc(
-        what=("Flags, in a module's `forward` or a `@torch.compile` function, an `int`/`float` parameter passed "
+        what=("Flags, in a module's `forward`, a `@torch.compile` function or a method `forward` passes its inputs to, an `int`/`float` parameter passed "
               "directly as an op parameter that Dynamo specialises: `torch.linspace(..., steps)`, "
               "`F.interpolate(scale_factor=)`, pooling `kernel_size`/`stride`/`output_size`, `torch.split` / "
               "`chunk` sizes, `Tensor.unfold` size and step."),
@@ -63,6 +63,15 @@ class M(torch.nn.Module):
     def forward(self, x, parts: int = 2):
         return torch.stack([p.sum() for p in x.chunk(parts, dim=-1)])  # <-
 ''', inputs="[(torch.randn(2, 40), k) for k in (2, 4, 5, 8)]", check="recompile-each"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def _grid(self, steps):
+        return torch.linspace(0.0, 1.0, steps)  # <-
+
+    def forward(self, x, steps: int):
+        return x.sum() * self._grid(steps)
+''', inputs="[(torch.randn(3), k) for k in (8, 10, 12, 16)]", check="recompile-each"),
     )
     good = (
         Example('''

@@ -24,7 +24,7 @@ class SizeMadeConstant(Rule):
                     "dynamic). On 2.11 (GPU machine) the torch.as_tensor examples hold; hash(tuple(shape)) recompiled twice over "
                     "four sizes (that example is judged from 2.13).")
     doc = RuleDoc(
-        what=("Flags, in a module's `forward` or a `@torch.compile` function, `torch.as_tensor(...)` or `hash(...)` "
+        what=("Flags, in a module's `forward`, a `@torch.compile` function or a method `forward` passes its inputs to, `torch.as_tensor(...)` or `hash(...)` "
               "of a tensor size or shape, or of a list or arithmetic built from one."),
         why=("Detection heads scale normalised boxes to pixels with `torch.as_tensor([w, h, w, h])` from the image "
              "size. When the image size changes Dynamo would recompile once and make the sizes dynamic, but "
@@ -56,6 +56,16 @@ class M(torch.nn.Module):
         key = hash(tuple(x.shape))  # <-
         return x * (key % 2 + 1)
 ''', inputs="[(torch.randn(n, 3),) for n in (3, 4, 5, 6)]", check="recompile-each", min_torch="2.13"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def _to_pixels(self, boxes, image):
+        h, w = image.shape[-2:]
+        return boxes * torch.as_tensor([w, h, w, h], dtype=boxes.dtype)  # <-
+
+    def forward(self, image, boxes):
+        return self._to_pixels(boxes, image)
+''', inputs="[(torch.randn(3, n, n + 8), torch.rand(5, 4)) for n in (32, 40, 48, 56)]", check="recompile-each"),
     )
     good = (
         Example('''
