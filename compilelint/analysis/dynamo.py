@@ -261,10 +261,21 @@ def _is_size_of(expr: cst.BaseExpression, seeds: dict[str, str]) -> bool:
             and (expr.attr.value in ("shape", "size", "numel")))
 
 
+def _whole_shape(expr: cst.BaseExpression) -> bool:
+    """`t.shape`, `t.size()`, `t.shape[a:b]`: a torch.Size, not one size."""
+    if type(expr) is cst.Subscript:
+        return any(type(e.slice) is cst.Slice for e in expr.slice)
+    if type(expr) is cst.Call:
+        return not expr.args and type(expr.func) is cst.Attribute and expr.func.attr.value == "size"
+    return type(expr) is cst.Attribute and expr.attr.value == "shape"
+
+
 def _value_kind(expr: cst.BaseExpression, seeds: dict[str, str]) -> str | None:
     if type(expr) is cst.Name:
         return seeds.get(expr.value)
-    return "size" if _is_size_of(expr, seeds) else None
+    if not _is_size_of(expr, seeds):
+        return None
+    return "shape" if _whole_shape(expr) else "size"
 
 
 def _entry_seeds(fn: cst.FunctionDef) -> dict[str, str]:
@@ -299,10 +310,12 @@ class _Flow(cst.CSTVisitor):
         if len(node.targets) != 1 or not _is_size_of(node.value, self.seeds):
             return
         target = node.targets[0].target
-        names = [target] if type(target) is cst.Name else [e.value for e in getattr(target, "elements", ())]
-        for n in names:
-            if type(n) is cst.Name:
-                self.seeds[n.value] = "size"
+        if type(target) is cst.Name:  # `s = x.shape` holds a whole shape, `n = x.shape[0]` one size
+            self.seeds[target.value] = "shape" if _whole_shape(node.value) else "size"
+            return
+        for e in getattr(target, "elements", ()):  # `h, w = x.shape[-2:]`: one size each
+            if type(e.value) is cst.Name:
+                self.seeds[e.value.value] = "size"
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -325,9 +338,9 @@ class _Flow(cst.CSTVisitor):
 
 
 def _class_flow(cls: cst.ClassDef, aliases: dict[str, str]) -> dict[str, dict[str, str]]:
-    """method name -> {name: "number" | "size" | "tensor"} for the methods (not entries) that a compiled entry of
-    the class calls, directly or through other such methods, with its number arguments, input sizes or input
-    tensors; names bound in them to sizes of those tensors are "size" too."""
+    """method name -> {name: "number" | "size" | "shape" | "tensor"} for the methods (not entries) that a compiled
+    entry of the class calls, directly or through other such methods, with its number arguments, input sizes or
+    shapes, or input tensors; names bound in them to sizes or shapes of those tensors are included."""
     methods = {s.name.value: s for s in cls.body.body if type(s) is cst.FunctionDef}
     entries = {n for n, fn in methods.items() if n == "forward" or any(
         qualify(d.decorator.func if type(d.decorator) is cst.Call else d.decorator, aliases) in ENTRY_DECORATORS
@@ -342,7 +355,7 @@ def _class_flow(cls: cst.ClassDef, aliases: dict[str, str]) -> dict[str, dict[st
             flow = _Flow(seeds, methods)
             methods[name].body.visit(flow)
             if name not in entries:
-                carried.setdefault(name, {}).update({k: v for k, v in flow.seeds.items() if v == "size"})
+                carried.setdefault(name, {}).update({k: v for k, v in flow.seeds.items() if v in ("size", "shape")})
             for callee, param, kind in flow.passed:
                 if callee in entries or carried.setdefault(callee, {}).get(param) == kind:
                     continue
@@ -354,7 +367,7 @@ def _class_flow(cls: cst.ClassDef, aliases: dict[str, str]) -> dict[str, dict[st
 
 def carried_values(ctx: "RuleContext") -> dict[str, str]:
     """For a method (not an entry) of a module class: its parameters and locals that hold what a compiled entry
-    passed it, {name: "number" | "size" | "tensor"} (see _class_flow); {} elsewhere."""
+    passed it, {name: "number" | "size" | "shape" | "tensor"} (see _class_flow); {} elsewhere."""
     if ctx.class_node is None or ctx.function is None or is_frame_entry(ctx):
         return {}
     cache = ctx.__dict__.setdefault("_class_flows", {})
@@ -509,10 +522,10 @@ def _dynamic_size(expr: cst.BaseExpression, ctx: "RuleContext", shapes: bool) ->
     if not is_frame_entry(ctx):  # in a helper: only what the entry passed (a size, or a size of an input tensor)
         carried = carried_values(ctx)
         if type(expr) is cst.Name:
-            return carried.get(expr.value) == "size"
+            return carried.get(expr.value) == "size" or (shapes and carried.get(expr.value) == "shape")
         if not _is_size_of(expr, carried) or _is_rank(expr):
             return False
-        return shapes or not (type(expr) is cst.Attribute and expr.attr.value == "shape")
+        return shapes or not _whole_shape(expr)
     return ctx.facts.kind(expr) in kinds and not _rooted_at_self(expr) and not _is_rank(expr)
 
 
