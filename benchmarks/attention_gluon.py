@@ -276,8 +276,7 @@ def run_one(causal: bool, index: int) -> None:
 
 
 def main() -> None:
-    import subprocess
-    import time
+    from benchmarks.children import run_child
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--aot", action="store_true", help="compile for sm_90 only (no GPU)")
@@ -296,16 +295,8 @@ def main() -> None:
         for index in [-2, -1, *range(len(CONFIGS)), *range(100, 100 + len(WS_STAGES))]:
             if index >= 0 and a.configs and index not in a.configs:
                 continue
-            t0 = time.time()
-            try:
-                r = subprocess.run([sys.executable, __file__, "--one", str(causal), str(index)], capture_output=True,
-                                   text=True, timeout=a.limit)
-                line = [ln for ln in r.stdout.splitlines() if "TFLOP/s" in ln]
-                print(line[-1] if line else f"{'causal' if causal else 'full  '} {index} failed: "
-                      f"{(r.stderr.strip().splitlines() or ['?'])[-1][:200]}", flush=True)
-            except subprocess.TimeoutExpired:
-                print(f"{'causal' if causal else 'full  '} {index}: no result in {time.time() - t0:.0f} s (killed)",
-                      flush=True)
+            run_child([__file__, "--one", str(causal), str(index)], "TFLOP/s",
+                      f"{'causal' if causal else 'full  '} {index}", a.limit, last_only=True)
 
 
 if __name__ == "__main__":

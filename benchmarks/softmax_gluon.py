@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
-import time
 
 import triton
 from triton.experimental import gluon
@@ -35,6 +33,7 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import fence_async_shared, mbarrier, tma
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from benchmarks.children import run_child  # noqa: E402
 
 LOG2E = 1.4426950408889634
 WIDTH = 256  # elements per row of the (N/256, 256) view: one TMA box row, 512 B of bf16
@@ -241,15 +240,7 @@ def main() -> None:
     for index in [-1, *range(len(VARIANTS))]:
         if index >= 0 and a.variants and index not in a.variants:
             continue
-        t0 = time.time()
-        try:
-            r = subprocess.run([sys.executable, __file__, "--one", str(index)], capture_output=True, text=True,
-                               timeout=a.limit)
-            lines = [ln for ln in r.stdout.splitlines() if "TB/s" in ln]
-            print("\n".join(lines) if lines else f"variant {index} failed: "
-                  f"{(r.stderr.strip().splitlines() or ['?'])[-1][:200]}", flush=True)
-        except subprocess.TimeoutExpired:
-            print(f"variant {index}: no result in {time.time() - t0:.0f} s (killed)", flush=True)
+        run_child([__file__, "--one", str(index)], "TB/s", f"variant {index}", a.limit)
 
 
 if __name__ == "__main__":

@@ -41,9 +41,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import subprocess
 import sys
-import time
 
 import triton
 from triton.experimental import gluon
@@ -51,6 +49,7 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import fence_async_shared, mbarrier, tma
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from benchmarks.children import run_child  # noqa: E402
 
 LOG2E = gl.constexpr(1.4426950408889634)
 WIDTH = 256  # the row viewed (N / 256, 256): one TMA box row of 512 B
@@ -302,15 +301,7 @@ def main() -> None:
     for index in [-2, -1, *range(len(VARIANTS))] if a.sweep else [-1, *range(len(VARIANTS))]:
         if index >= 0 and a.variants and index not in a.variants:
             continue
-        t0 = time.time()
-        try:
-            r = subprocess.run([sys.executable, __file__, "--one", str(index)] + ["--sweep"] * a.sweep,
-                               capture_output=True, text=True, timeout=a.limit)
-            lines = [ln for ln in r.stdout.splitlines() if "TB/s" in ln]
-            print("\n".join(lines) if lines else f"variant {index} failed: "
-                  f"{(r.stderr.strip().splitlines() or ['?'])[-1][:300]}", flush=True)
-        except subprocess.TimeoutExpired:
-            print(f"variant {index}: no result in {time.time() - t0:.0f} s (killed)", flush=True)
+        run_child([__file__, "--one", str(index)] + ["--sweep"] * a.sweep, "TB/s", f"variant {index}", a.limit)
 
 
 if __name__ == "__main__":
