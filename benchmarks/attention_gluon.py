@@ -276,7 +276,7 @@ def run_one(causal: bool, index: int) -> None:
 
 
 def main() -> None:
-    from benchmarks.children import run_child
+    from benchmarks.gpu_runs import run_child
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--aot", action="store_true", help="compile for sm_90 only (no GPU)")

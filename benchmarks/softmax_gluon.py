@@ -33,7 +33,7 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import fence_async_shared, mbarrier, tma
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from benchmarks.children import run_child  # noqa: E402
+from benchmarks.gpu_runs import copy_ceiling_tbps, run_child  # noqa: E402
 
 LOG2E = 1.4426950408889634
 WIDTH = 256  # elements per row of the (N/256, 256) view: one TMA box row, 512 B of bf16
@@ -182,11 +182,7 @@ def run_one(index: int) -> None:
     from compilelint.kernels import softmax as sm
 
     torch.manual_seed(0)
-    copy_src = torch.empty(1 << 29, dtype=torch.bfloat16, device="cuda")
-    copy_dst = torch.empty_like(copy_src)
-    copy_ms = do_bench(lambda: copy_dst.copy_(copy_src), warmup=20, rep=200)
-    ceiling = 2 * copy_src.numel() * 2 / copy_ms / 1e9  # TB/s
-    del copy_src, copy_dst
+    ceiling = copy_ceiling_tbps()
     nsm = torch.cuda.get_device_properties(0).multi_processor_count
     for M in (2048, 4096):
         N = 65536
