@@ -377,6 +377,34 @@ def carried_values(ctx: "RuleContext") -> dict[str, str]:
     return cache[key][1].get(ctx.function.name.value, {})
 
 
+def runtime_kind(expr: cst.BaseExpression, ctx: "RuleContext") -> Kind:
+    """`expr`'s kind as export, trace and Dynamo see it at run time. It differs from `ctx.facts.kind` in one case: in
+    a helper, an unannotated parameter is assumed a tensor (what TorchScript types it), but where the compiled
+    entry hands it a number argument or an input size (carried_values), it holds that Python number; arithmetic
+    of such names and literals is a size too (`np.ceil(h / 16)` in a helper is NumPy on an int, not on a tensor)."""
+    carried = carried_values(ctx)
+    if carried and _only_carried_numbers(expr, carried):
+        return Kind.SIZE
+    return ctx.facts.kind(expr)
+
+
+def _only_carried_numbers(expr: cst.BaseExpression, carried: dict[str, str]) -> bool:
+    """Arithmetic whose leaves are literals and carried numbers or sizes, at least one of them."""
+    leaves: list[cst.BaseExpression] = []
+    todo = [expr]
+    while todo:
+        e = todo.pop()
+        if type(e) is cst.BinaryOperation:
+            todo += [e.left, e.right]
+        elif type(e) is cst.UnaryOperation:
+            todo.append(e.expression)
+        else:
+            leaves.append(e)
+    names = [e for e in leaves if type(e) is cst.Name]
+    return bool(names) and all(carried.get(n.value) in ("number", "size") for n in names) and all(
+        type(e) in (cst.Name, cst.Integer, cst.Float) for e in leaves)
+
+
 def reaches_entry_values(ctx: "RuleContext") -> bool:
     """A compiled entry, or a method it hands numbers, sizes or input tensors to."""
     return is_frame_entry(ctx) or bool(carried_values(ctx))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
+from compilelint.analysis.dynamo import runtime_kind
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ExportRule
@@ -61,6 +62,18 @@ class M(torch.nn.Module):
     good = (
         Example('''import numpy as np
 import torch
+import torch.nn.functional as F
+
+class M(torch.nn.Module):
+    def _padded(self, w):
+        return int(np.ceil(w / 16)) * 16  # an int: forward hands it the input's width
+
+    def forward(self, x):
+        w = x.shape[-1]
+        return F.pad(x, (0, self._padded(w) - w))
+''', inputs="[(torch.randn(1, 3, 40),)]"),
+        Example('''import numpy as np
+import torch
 
 class M(torch.nn.Module):
     def forward(self, deltas):
@@ -90,7 +103,7 @@ class M(torch.nn.Module):
             return
         for arg in node.args:
             value = arg.value
-            if arg.keyword is None and not arg.star and ctx.facts.is_tensor(value) and not _is_numpy_call(value):
+            if arg.keyword is None and not arg.star and runtime_kind(value, ctx) is Kind.TENSOR and not _is_numpy_call(value):
                 self.report(ctx, node, self.message.format(what=f"`{name.replace('numpy.', 'np.', 1)}()` of a tensor"))
                 return
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
+from compilelint.analysis.dynamo import runtime_kind
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
 
@@ -56,7 +57,7 @@ class M(torch.nn.Module):
                 ctx.report(node)
             return
         name = ctx.qualify(func) or ""
-        if name.startswith("numpy.") and any(ctx.facts.kind(a.value) is Kind.TENSOR for a in node.args):
+        if name.startswith("numpy.") and any(runtime_kind(a.value, ctx) is Kind.TENSOR for a in node.args):
             inner = [a.value for a in node.args]
             # np.f(t.numpy()) is reported at .numpy()
             if not any(type(v) is cst.Call and type(v.func) is cst.Attribute and v.func.attr.value == "numpy"

@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.dynamo import runtime_kind
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
+
+_SIZES = (Kind.SIZE, Kind.SHAPE)  # what facts.is_shape_dependent means, at run time
 
 _CONSTRUCTORS = {"torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor",
                  "torch.from_numpy", "torch.BoolTensor", "torch.IntTensor"}
@@ -72,12 +75,11 @@ class M(torch.nn.Module):
         if not node.args or node.args[0].keyword is not None:
             return
         data = node.args[0].value
-        facts = ctx.facts
-        kind = facts.kind(data)
+        kind = runtime_kind(data, ctx)
         if kind in (Kind.VALUE, Kind.TENSOR) or (type(data) in (cst.List, cst.Tuple) and any(
-                facts.kind(e.value) in (Kind.VALUE, Kind.TENSOR) for e in data.elements)):
+                runtime_kind(e.value, ctx) in (Kind.VALUE, Kind.TENSOR) for e in data.elements)):
             ctx.report(node, self.message.format(fn=fn, what="values read from tensor data", noun="values"))
-        elif facts.is_shape_dependent(data) or (type(data) in (cst.List, cst.Tuple) and any(
-                facts.is_shape_dependent(e.value) for e in data.elements)) or (
-                type(data) is cst.Call and any(facts.is_shape_dependent(a.value) for a in data.args)):
+        elif kind in _SIZES or (type(data) in (cst.List, cst.Tuple) and any(
+                runtime_kind(e.value, ctx) in _SIZES for e in data.elements)) or (
+                type(data) is cst.Call and any(runtime_kind(a.value, ctx) in _SIZES for a in data.args)):
             ctx.report(node, self.message.format(fn=fn, what="tensor sizes", noun="sizes"), severity="warning")
