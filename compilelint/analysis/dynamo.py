@@ -804,10 +804,14 @@ def check_message(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     """A `torch._check*()` message Dynamo cannot use (verified on 2.13, GB450's examples; the break is reported
     on the call, with static and dynamic shapes alike): a lambda that reads a parameter (`self` too) or a local
     of the enclosing function, GB9158 (`lambda: f"bad {x.shape}"`); a message that is not a function at all (a
-    string, an f-string), GB9840. A lambda over constants and module-level names is traced."""
+    string, an f-string), GB9840. A lambda over constants and module-level names is traced. `torch._check_is_size(n,
+    msg)` breaks with any lambda as its message (GB0055), and takes a string without a break."""
     if type(node) is not cst.Call:
         return None
-    position = CHECK_MESSAGE_POSITION.get(call_name(node, ctx))
+    name = call_name(node, ctx)
+    if name == "torch._check_is_size":  # any function as its message breaks (GB0055); a string is dropped
+        return "GB0055" if type(_arg(node, 1, "message")) is cst.Lambda else None
+    position = CHECK_MESSAGE_POSITION.get(name)
     if position is None:
         return None
     message = _arg(node, position, "message")
@@ -1633,7 +1637,7 @@ CALL_GATES: dict[str, CallGate] = {
     "number_to_text": gate(names={"str", "repr"}, methods={"format"}),
     "size_to_text": gate(names={"str", "repr"}, methods={"format"}),
     "storage_query": gate(methods={"storage_offset", "is_pinned", "is_shared", "storage", "untyped_storage"}),
-    "check_message": gate(names=set(CHECK_MESSAGE_POSITION)),
+    "check_message": gate(names={*CHECK_MESSAGE_POSITION, "torch._check_is_size"}),
 }
 
 

@@ -12,22 +12,23 @@ class CheckMessageGraphBreak(CallBreakRule):
     gb_id = 'GB9158'
     older_gb_ids = {"2.11": "GB0288"}
     severity = "warning"
-    message = ('This `torch._check` message breaks the graph (GB9158 / GB9840; GB0288 on torch 2.11): Dynamo takes '
+    message = ('This `torch._check` message breaks the graph (GB9158 / GB9840 / GB0055; GB0288 on torch 2.11): Dynamo takes '
                'the message only as a function whose closure holds constants, and this one reads a tensor, a size, `self` or another '
                'variable of the function (or is not a function at all); pass a lambda over constants '
                '(`lambda: "boxes must be (N, 4)"`), and report the values from the caller if they matter')
     version_note = ('Verified on 2.13 (its examples), with static and dynamic shapes alike: a lambda reading a '
                     'parameter, `self` or a local (`lambda: f"{x.shape}"`) GB9158, for torch._check, _check_index and '
                     '_check_with; a string or f-string message GB9840; a lambda over literals and module-level '
-                    'constants is traced. `torch._check_is_size(n, msg)` breaks differently (GB0055) and is not '
-                    'flagged. Each break is reported on the call. On 2.11 (GPU machine) the lambda and string examples '
+                    'constants is traced. `torch._check_is_size(n, msg)` breaks with any lambda as its message (GB0055) '
+                    'and takes a plain string without a break. Each break is reported on the call. On 2.11 (GPU machine) the lambda and string examples '
                     'break with GB0288 instead, `_check_index` with GB0055, and a lambda whose body is an f-string '
                     'breaks even over constants (GB0288; a lambda returning a plain string is traced): the examples '
                     'with `_check_index` and with an f-string over constants are judged from 2.13.')
     doc = RuleDoc(
         what=('Flags, in compiled code, `torch._check(cond, msg)` (and `_check_index`, `_check_value`, `_check_type`, '
               '`_check_not_implemented`, `_check_with`) whose message is a lambda reading a variable of the '
-              'enclosing function, or a string rather than a function.'),
+              'enclosing function, or a string rather than a function; and `torch._check_is_size(n, msg)` with a '
+              'lambda message.'),
         why=('`torch._check` is how code prepared for `torch.export` and dynamic shapes states its assumptions, and '
              'its message is usually an f-string in a lambda that names the offending shapes. Dynamo evaluates the '
              'condition in the graph but must keep the message as a constant: a closure over a tensor, a size or '
@@ -70,8 +71,24 @@ class M(torch.nn.Module):
         torch._check_index(index.numel() <= n, lambda: f"{index.numel()} indices for {n} rows")  # <-
         return x * 2
 ''', inputs="[(torch.randn(4, 2), torch.tensor([0, 1]))]", min_torch="2.13"),
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x, lengths):
+        n = lengths.shape[0]
+        torch._check_is_size(n, lambda: "need one length per row")  # <-
+        return x[:n] * 2
+''', inputs="[(torch.randn(6, 2), torch.ones(4))]", gb_id="GB0055"),
     )
     good = (
+        Example('''import torch
+
+class M(torch.nn.Module):
+    def forward(self, x, lengths):
+        n = lengths.shape[0]
+        torch._check_is_size(n)
+        return x[:n] * 2
+''', inputs="[(torch.randn(6, 2), torch.ones(4))]"),
         Example('''import torch
 
 class M(torch.nn.Module):
