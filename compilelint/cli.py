@@ -223,15 +223,19 @@ def rules_command(output_format: str) -> None:
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a TTY).")
 @click.option("--sarif-category", default="compilelint/probe", show_default=True,
               help="SARIF automationDetails id, so probe and static uploads do not replace each other.")
+@click.option("--scope", "scope", multiple=True, metavar="PACKAGE|DIR|all",
+              help="Also count these files as yours (repeatable): an installed package's, a folder's, or every "
+                   "installed package's ('all'); events inside them are reported there. Default: the config's "
+                   "probe scope, else only files outside installed packages.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when the probe confirms findings.")
 def probe_command(targets: tuple[str, ...], device: str, output_format: str, output: str | None, timeout: float,
                   memory_mb: int, config_path: str | None, compile_targets: tuple[str, ...], dynamic: str, jobs: int,
-                  progress: bool | None,
-                  sarif_category: str, exit_zero: bool) -> None:
+                  progress: bool | None, sarif_category: str, scope: tuple[str, ...], exit_zero: bool) -> None:
     """Run TARGETs (path/to/file.py:factory or package.module:factory, or [tool.compilelint.probe] targets)
     under real torch, each in its own child process, and mark each static finding confirmed,
     not-reproduced or not-exercised; report what torch found that no rule predicted."""
     from compilelint.runtime_probe.probe import exit_code, probe, progress_printer, render
+    from compilelint.runtime_probe.scope import ScopeError, resolve
 
     try:
         config = load_config(".", config_path)
@@ -243,9 +247,14 @@ def probe_command(targets: tuple[str, ...], device: str, output_format: str, out
     base = "." if targets or not config.source else config.root
     if not chosen:
         raise click.UsageError("no targets: name path/to/file.py:factory, or list them in [tool.compilelint.probe]")
+    try:
+        scope_dirs = resolve(list(scope), ".") if scope else resolve(config.probe_scope, config.root)
+    except ScopeError as err:
+        raise click.UsageError(str(err)) from err
     show = progress if progress is not None else (sys.stderr.isatty() and len(chosen) > 1)
     result = probe(chosen, config, device=device, timeout=timeout, memory_mb=memory_mb, base=base, jobs=jobs,
-                   dynamic={"auto": None, "true": True, "false": False}[dynamic], progress=progress_printer() if show else None)
+                   dynamic={"auto": None, "true": True, "false": False}[dynamic], progress=progress_printer() if show else None,
+                   scope=scope_dirs)
     _emit(render(result, output_format, category=sarif_category), output)
     sys.exit(EXIT_CLEAN if exit_zero else exit_code(result))
 

@@ -12,6 +12,7 @@
 
     [tool.compilelint.probe]
     targets = ["fixtures/models/yolo_post.py:make_unfixed"]
+    scope = ["kornia"]                # events inside these packages/folders are reported there too
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class Config:
     targets: list[str] = field(default_factory=lambda: list(TARGETS))
     torch_version: str = "2.13"
     probe_targets: list[str] = field(default_factory=list)
+    probe_scope: list[str] = field(default_factory=list)  # packages/folders whose files count as the user's
     root: str = "."
     source: str | None = None  # the pyproject.toml it came from
 
@@ -118,5 +120,9 @@ def load_config(start: str = ".", explicit: str | None = None) -> Config:
     probe = section.get("probe", {})
     if isinstance(probe, dict):
         config.probe_targets = list(probe.get("targets", []))
+        scope = probe.get("scope", [])
+        if not isinstance(scope, list) or not all(isinstance(v, str) for v in scope):
+            raise ConfigError(f"{path}: [tool.compilelint.probe] scope must be a list of strings")
+        config.probe_scope = scope
     config.validate()
     return config

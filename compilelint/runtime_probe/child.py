@@ -18,7 +18,6 @@ import inspect
 import json
 import os
 import sys
-import sysconfig
 import time
 import traceback
 
@@ -33,27 +32,15 @@ def _write() -> None:
     os.replace(tmp, _RESULT_PATH)
 
 
-def _library_dirs() -> tuple[str, ...]:
-    dirs = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the compilelint package
-    dirs.add(here)
-    return tuple(os.path.join(os.path.realpath(d), "") for d in dirs if d)
+from compilelint.runtime_probe.scope import FileScope  # noqa: E402 - no torch, no user code
 
-
-_LIB = _library_dirs()
-_IS_USER: dict[str, bool] = {}
+_SCOPE = FileScope()
 
 
 def is_user_file(filename: str) -> bool:
-    known = _IS_USER.get(filename)
-    if known is None:
-        if filename.startswith("<") or not filename.endswith(".py"):
-            known = False
-        else:
-            real = os.path.realpath(filename)
-            known = not real.startswith(_LIB) and os.path.exists(real)
-        _IS_USER[filename] = known
-    return known
+    """Whether events and coverage in this file are the user's (the probe's --scope; default: files outside the
+    standard library and installed packages)."""
+    return _SCOPE(filename)
 
 
 _CO_NEWLOCALS = 0x0002  # set on function code objects, not on module or class bodies
@@ -281,13 +268,15 @@ def _isolate(model, sets: list, coverage: Coverage, spec: dict, enabled: list[st
 
 
 def main(argv: list[str] | None = None) -> int:
-    global _RESULT_PATH
+    global _RESULT_PATH, _SCOPE
     parser = argparse.ArgumentParser(prog="compilelint.runtime_probe.child")
     parser.add_argument("--spec", required=True, help="JSON: file|module, factory, device, checks")
     parser.add_argument("--result", required=True)
     ns = parser.parse_args(argv)
     spec = json.loads(ns.spec)
     _RESULT_PATH = ns.result
+    if spec.get("scope"):
+        _SCOPE = FileScope(spec["scope"])
     _STATE.update({"status": "running", "stage": "start", "target_file": spec.get("file"), "checks": {},
                    "timings": {}, "coverage": {}, "input_sets": 0, "device": spec.get("device", "cpu")})
     _write()
@@ -369,7 +358,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if "dynamo" in enabled or "recompile" in enabled:
         t = _stage("dynamo")
-        report = observe.run_dynamo(model, sets, backend=spec.get("backend", "eager"), dynamic=_STATE["dynamic"])
+        # Recompiles show over several calls: the input sets are cycled to at least `calls` compiled calls.
+        calls = [sets[i % len(sets)] for i in range(max(len(sets), int(spec.get("calls") or 0)))]
+        report = observe.run_dynamo(model, calls, backend=spec.get("backend", "eager"), dynamic=_STATE["dynamic"])
         _done("dynamo", t, {
             "graph_count": report.graph_count, "frames_total": report.frames_total, "frames_ok": report.frames_ok,
             "skipped_frames": report.skipped_frames, "error": report.error,
@@ -388,10 +379,12 @@ def main(argv: list[str] | None = None) -> int:
         tr = observe.run_trace(model, sets, is_user_file=is_user_file)
         _done("trace", t, {"error": tr.error, "diverged": tr.diverged, "divergence": tr.divergence[:500],
                            "graph_lines": tr.graph_lines,
-                           "warnings": [{"message": m[:300], "file": f, "line": n} for m, f, n in tr.warnings]})
+                           "warnings": [{"message": m[:300], "file": f, "line": n, "user_frame": list(u) if u else None}
+                                        for (m, f, n), u in zip(tr.warnings, tr.warning_user_frames)]})
     if "export" in enabled and not export_first:
         _check_export(model, sets)
-    _isolate(model, sets, coverage, spec, enabled)
+    if spec.get("isolate", True):
+        _isolate(model, sets, coverage, spec, enabled)
     _STATE["status"] = "ok"
     _STATE["stage"] = "done"
     _write()

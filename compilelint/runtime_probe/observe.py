@@ -240,6 +240,9 @@ def run_script(obj: Any, call_inputs: list[tuple] | None = None) -> ScriptReport
 @dataclass
 class TraceReport:
     warnings: list[tuple[str, str, int]] = field(default_factory=list)  # (message, file, line)
+    # per warning, the deepest frame of user code on the stack when it was raised (None without is_user_file):
+    # a warning raised inside torch's own code names torch's line; this is the user's call that led there
+    warning_user_frames: list[tuple[str, int] | None] = field(default_factory=list)
     diverged: bool = False
     divergence: str = ""
     error: str | None = None
@@ -304,15 +307,28 @@ def run_trace(obj: Any, input_sets: list[tuple], *, is_user_file: Callable[[str]
 
     report = TraceReport()
     state = _tensor_state(obj)
-    with warnings.catch_warnings(record=True) as caught:
+    caught: list[tuple[warnings.WarningMessage, tuple[str, int] | None]] = []
+
+    def record(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001, ANN202
+        user = None
+        if is_user_file is not None:
+            import traceback
+
+            frames = [f for f in traceback.extract_stack()[:-1] if is_user_file(f.filename)]
+            user = (frames[-1].filename, frames[-1].lineno) if frames else None
+        caught.append((warnings.WarningMessage(message, category, filename, lineno), user))
+
+    with warnings.catch_warnings():
         warnings.simplefilter("always")
+        warnings.showwarning = record
         try:
             traced = torch.jit.trace(obj, input_sets[0], check_trace=False, strict=False)
         except Exception as err:
             report.error = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
             return report
-    report.warnings = [(str(w.message), w.filename, w.lineno) for w in caught
-                       if issubclass(w.category, torch.jit.TracerWarning)]
+    kept = [(w, u) for w, u in caught if issubclass(w.category, torch.jit.TracerWarning)]
+    report.warnings = [(str(w.message), w.filename, w.lineno) for w, _ in kept]
+    report.warning_user_frames = [u for _, u in kept]
     if is_user_file is not None:
         from compilelint.runtime_probe.isolate import traced_lines
 

@@ -21,6 +21,7 @@ from compilelint.config import Config
 from compilelint.findings import CONFIRMED, RUNTIME_ONLY, Finding
 from compilelint.runtime_probe.match import TargetRun, merge, runtime_only
 from compilelint.runtime_probe.runner import run_in_child
+from compilelint.runtime_probe.scope import FileScope
 from compilelint.runtime_probe.spec import CHECKS, TargetError, parse_target
 
 CHILD_MODULE = "compilelint.runtime_probe.child"
@@ -42,6 +43,9 @@ def torch_is_cuda_build() -> bool:
     return False
 
 
+_DEFAULT_SCOPE = FileScope()
+
+
 @dataclass
 class ProbeResult:
     runs: list[TargetRun]
@@ -49,25 +53,15 @@ class ProbeResult:
     files: list[str] = field(default_factory=list)
     rule_codes: list[str] = field(default_factory=list)
     wall_s: float = 0.0
+    scope: FileScope = field(default_factory=lambda: _DEFAULT_SCOPE)
 
     @property
     def failed(self) -> list[TargetRun]:
         return [r for r in self.runs if r.status != "ok"]
 
 
-def _lib_dirs() -> tuple[str, ...]:
-    import sysconfig
-
-    dirs = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
-    dirs.add(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return tuple(os.path.join(os.path.realpath(d), "") for d in dirs if d)
-
-
-_LIB = _lib_dirs()
-
-
-def user_file(path: str | None) -> bool:
-    return bool(path) and path.endswith(".py") and os.path.isfile(path) and not os.path.realpath(path).startswith(_LIB)
+def user_file(path: str | None, scope: FileScope = _DEFAULT_SCOPE) -> bool:
+    return bool(path) and path.endswith(".py") and os.path.isfile(path) and scope(path)
 
 
 def enabled_checks(config: Config) -> list[str]:
@@ -114,13 +108,18 @@ def isolation_plan(paths: list[str], config: Config | None) -> tuple[dict[str, l
 def probe_one(text: str, *, checks: list[str], device: str = "cpu", timeout: float = DEFAULT_TIMEOUT,
               memory_mb: int = DEFAULT_MEMORY_MB, base: str = ".", backend: str = "eager",
               dynamic: bool | None = None, isolate_lines: dict[str, list[int]] | None = None,
-              isolate_fixes: dict[str, list[list]] | None = None) -> TargetRun:
+              isolate_fixes: dict[str, list[list]] | None = None, scope: list[str] | None = None,
+              calls: int = 0, isolate: bool = True) -> TargetRun:
+    """Run one target in its own child. `scope`: resolved scope entries (scope.resolve) whose files count as
+    the user's; `calls`: at least this many compiled calls (input sets cycled); `isolate`: the one-line
+    re-checks after a whole-module check stopped short (off: only what the whole-model checks saw)."""
     try:
         target = parse_target(text, base)
     except TargetError as err:
         return TargetRun(target=text, status="invalid", reason=str(err), payload={})
     spec = {"file": target.file, "module": target.module, "factory": target.factory, "device": device,
-            "checks": checks, "backend": backend, "dynamic": dynamic,
+            "checks": checks, "backend": backend, "dynamic": dynamic, "scope": list(scope or []), "calls": calls,
+            "isolate": isolate,
             "isolate_lines": {p: v for p, v in (isolate_lines or {}).items()
                               if target.file and p == os.path.realpath(target.file)},
             "isolate_fixes": {p: v for p, v in (isolate_fixes or {}).items()
@@ -183,9 +182,16 @@ def _display_path(path: str) -> str:
 
 def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: float = DEFAULT_TIMEOUT,
           memory_mb: int = DEFAULT_MEMORY_MB, base: str = ".", jobs: int = 1,
-          dynamic: bool | None = None, progress: Callable[[int, int, str, TargetRun | None], None] | None = None) -> ProbeResult:
-    """Probe every target (each in its own child), then lint and match. Never raises for user code."""
+          dynamic: bool | None = None, progress: Callable[[int, int, str, TargetRun | None], None] | None = None,
+          scope: list[str] | None = None) -> ProbeResult:
+    """Probe every target (each in its own child), then lint and match. Never raises for user code.
+    `scope`: resolved scope entries (scope.resolve): the files that count as the user's besides the default."""
     from compilelint.engine import lint
+
+    in_scope = FileScope(scope or [])
+
+    def mine(path: str | None) -> bool:
+        return user_file(path, in_scope)
 
     start = time.monotonic()
     checks = enabled_checks(config)
@@ -199,7 +205,7 @@ def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: f
 
     def one(text: str) -> TargetRun:
         return probe_one(text, checks=checks, device=device, timeout=timeout, memory_mb=memory_mb, base=base,
-                         dynamic=dynamic, isolate_lines=hints, isolate_fixes=fixes)
+                         dynamic=dynamic, isolate_lines=hints, isolate_fixes=fixes, scope=scope)
 
     runs: list[TargetRun] = []
     if jobs <= 1 or len(targets) <= 1:
@@ -223,8 +229,8 @@ def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: f
     files: set[str] = set()
     for run in runs:
         files |= run.event_files()
-        files |= {f for f in run.coverage() if user_file(f)}
-    files = {os.path.realpath(f) for f in files if user_file(f)}
+        files |= {f for f in run.coverage() if mine(f)}
+    files = {os.path.realpath(f) for f in files if mine(f)}
     ordered = sorted(_display_path(f) for f in files)
     statics: list[Finding] = []
     codes: list[str] = []
@@ -234,7 +240,7 @@ def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: f
     merge(statics, runs)
     extra: list[Finding] = []
     for run in runs:
-        extra.extend(runtime_only(run, statics, user_file))
+        extra.extend(runtime_only(run, statics, mine))
     unique: dict[tuple, Finding] = {}
     for f in extra:  # the same event seen by several targets (a shared helper): one finding, all evidence
         key = (f.code, os.path.realpath(f.path), f.line, f.message)
@@ -247,7 +253,7 @@ def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: f
         f.path = _display_path(f.path) if os.path.isabs(f.path) else f.path
     findings = sorted(statics + extra, key=Finding.sort_key)
     return ProbeResult(runs=runs, findings=findings, files=ordered, rule_codes=codes,
-                       wall_s=time.monotonic() - start)
+                       wall_s=time.monotonic() - start, scope=in_scope)
 
 
 # ---- summaries ---------------------------------------------------------------------------------------
@@ -313,7 +319,7 @@ def render_summary(result: ProbeResult) -> str:
             else:
                 parts = [f"{len(t['warnings'])} TracerWarning(s)"]
                 mine = list(dict.fromkeys(f"{_display_path(w['file'])}:{w['line']}" for w in t["warnings"]
-                                          if user_file(w["file"])))
+                                          if user_file(w["file"], result.scope)))
                 parts += mine[:6]
                 parts.append(f"diverges from eager ({t['divergence']})" if t["diverged"] else "matches eager on every input set")
                 lines.append("  trace:       " + ", ".join(parts))

@@ -1,0 +1,282 @@
+"""The real-world oracle: what real torch does with each registry model, and where (README.md).
+
+    python benchmarks/realworld/oracle.py [--only kornia_models:make_loftr ...] [--library kornia] [-j 2]
+
+Per model, in child processes (the parent imports neither torch nor the libraries):
+  1. `compilelint probe`'s child with the library as scope (--scope PACKAGE) and no one-line re-checks: an eager
+     run of the five input sets with line coverage, torch.compile (backend "eager") over at least CALLS calls
+     with torch's graph-break and recompile logs, torch.jit.trace on set 0 checked against eager on the others,
+     torch.export.export on set 0;
+  2. script_classes.py: each library class of the model scripted on its own, in its own process.
+Raw events, each with `scorable` and `why_not` (the rule in README.md, implemented once in `classify`), go to
+events.jsonl beside this file, one model record first (versions, status, coverage), then its events. A model
+re-run replaces its own lines; the others stay.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import os
+import platform
+import re
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, ROOT)
+
+from benchmarks.realworld.registry import Entry, entries  # noqa: E402
+from compilelint.runtime_probe.probe import probe_one  # noqa: E402
+from compilelint.runtime_probe.runner import run_in_child  # noqa: E402
+from compilelint.runtime_probe.scope import FileScope, never_user, resolve  # noqa: E402
+
+EVENTS = os.path.join(HERE, "events.jsonl")
+CALLS = 8  # compiled calls per model: the five input sets, then again from the first
+CHECKS = ["dynamo", "recompile", "trace", "export"]
+TIMEOUT_S = 900.0
+MEMORY_MB = 8192
+
+# Why an event is not scored (README.md, "What is scored"). Decided from the event alone, never from a rule.
+NO_LINE = "no line: torch names no line for it"
+INSIDE_TORCH = "inside torch: torch's own code reported it (pinned to the library line that called it)"
+OUTSIDE = "outside the library: no frame of the library's own files"
+ORACLE_CODE = "oracle code: the registry's factory, not the library"
+AUTOMATIC_DYNAMIC = "automatic dynamic: the first change of an input size (one recompile, then dynamic)"
+ZERO_ONE = "0/1 specialisation: an input size of 1 (or 0), which Dynamo always specialises, changed"
+_ZERO_ONE = re.compile(r"size mismatch at index \d+\. expected [01], actual|expected \d+, actual [01]$")
+
+
+class Paths:
+    """File names as events store them: relative to the folder holding the library's package."""
+
+    def __init__(self, entry: Entry, scope_dirs: list[str]) -> None:
+        self.entry = entry
+        self.scope = FileScope(scope_dirs)
+        self.roots = [os.path.dirname(d.rstrip(os.sep)) for d in scope_dirs if d.endswith(os.sep)]
+        self.torch = never_user()
+        self.factory_file = os.path.realpath(os.path.join(ROOT, entry.path))
+
+    def in_library(self, path: str | None) -> bool:
+        return bool(path) and self.scope(path) and os.path.realpath(path) != self.factory_file
+
+    def is_torch(self, path: str | None) -> bool:
+        return bool(path) and os.path.realpath(path).startswith(self.torch)
+
+    def rel(self, path: str | None) -> str | None:
+        if not path:
+            return None
+        real = os.path.realpath(path)
+        if real == self.factory_file:
+            return self.entry.path
+        for root in self.roots:
+            if real.startswith(os.path.join(root, "")):
+                return os.path.relpath(real, root)
+        marker = f"{os.sep}site-packages{os.sep}"
+        return real.split(marker, 1)[1] if marker in real else real
+
+
+def _ranges(lines: list[int]) -> str:
+    out: list[str] = []
+    for n in sorted(set(lines)):
+        if out and "-" not in out[-1] and int(out[-1]) == n - 1:
+            out[-1] = f"{out[-1]}-{n}"
+        elif out and "-" in out[-1] and int(out[-1].split("-")[1]) == n - 1:
+            out[-1] = f"{out[-1].split('-')[0]}-{n}"
+        else:
+            out.append(str(n))
+    return ",".join(out)
+
+
+def classify(paths: Paths, file: str | None, line: int | None, reported_at: str | None = None) -> str | None:
+    """None when the event is scorable, else why not (README.md)."""
+    if not file or not line:
+        return NO_LINE
+    if os.path.realpath(file) == paths.factory_file:
+        return ORACLE_CODE
+    if not paths.in_library(file):
+        return OUTSIDE
+    if reported_at and paths.is_torch(reported_at.rsplit(":", 1)[0]):
+        return INSIDE_TORCH
+    return None
+
+
+def _event(paths: Paths, target: str, kind: str, file: str | None, line: int | None, *, message: str = "",
+           reported_at: str | None = None, why_not: str | None = "", **extra: object) -> dict:
+    reason = classify(paths, file, line, reported_at) if why_not == "" else why_not
+    rec = {"record": "event", "model": paths.entry.name, "library": paths.entry.library, "target": target,
+           "kind": kind, "file": paths.rel(file), "line": line, "message": message[:400],
+           "scorable": reason is None, "why_not": reason}
+    if reported_at:
+        where, _, n = reported_at.rpartition(":")
+        rec["reported_at"] = f"{paths.rel(where)}:{n}"
+    rec.update(extra)
+    return rec
+
+
+def _dynamo_events(paths: Paths, dyn: dict) -> list[dict]:
+    out = []
+    for b in dyn.get("breaks", []):
+        kind = "frame_skipped" if b["frame_skipped"] else "graph_break"
+        out.append(_event(paths, "dynamo", kind, b["file"], b["line"], message=b["message"].splitlines()[0] if
+                          b["message"] else "", reported_at=b.get("reported_at"), gb_ids=b["gb_ids"]))
+    if dyn.get("error"):
+        frames = [(f, n) for f, n in dyn.get("error_frames", []) if paths.in_library(f)]
+        file, line = frames[-1] if frames else (None, None)
+        out.append(_event(paths, "dynamo", "dynamo_error", file, line, message=dyn["error"]))
+    by_frame: dict[tuple, list[dict]] = {}
+    for r in dyn.get("recompiles", []):
+        by_frame.setdefault((r["file"], r["line"]), []).append(r)
+    for (file, line), recs in by_frame.items():
+        size_changes = 0
+        for i, r in enumerate(recs):
+            reason = (r["reasons"] or [""])[0]
+            sizes_only = bool(r["reasons"]) and all("size mismatch" in g or "stride mismatch" in g for g in r["reasons"])
+            why = ""
+            if sizes_only and all(_ZERO_ONE.search(g) for g in r["reasons"] if "size mismatch" in g):
+                why = ZERO_ONE
+            elif sizes_only:
+                why = AUTOMATIC_DYNAMIC if size_changes == 0 else ""
+                size_changes += 1
+            guard_lines = [[paths.rel(f), n] for f, n in r["locations"] if paths.in_library(f)]
+            out.append(_event(paths, "recompile", "recompile", file, line, message=reason, why_not=why,
+                              function=r["function"], guard_lines=guard_lines, nth=i + 1, frame_recompiles=len(recs)))
+    return out
+
+
+def _trace_events(paths: Paths, trace: dict) -> list[dict]:
+    out = []
+    for w in trace.get("warnings", []):
+        if paths.in_library(w["file"]) or os.path.realpath(w["file"] or "") == paths.factory_file:
+            out.append(_event(paths, "trace", "tracer_warning", w["file"], w["line"], message=w["message"]))
+        elif w.get("user_frame") and paths.is_torch(w["file"]):
+            file, line = w["user_frame"]
+            out.append(_event(paths, "trace", "tracer_warning", file, line, message=w["message"],
+                              why_not=INSIDE_TORCH if paths.in_library(file) else classify(paths, file, line),
+                              reported_at=f"{w['file']}:{w['line']}"))
+        else:
+            out.append(_event(paths, "trace", "tracer_warning", None, None, message=w["message"],
+                              why_not=OUTSIDE, reported_at=f"{w['file']}:{w['line']}"))
+    if trace.get("error"):
+        out.append(_event(paths, "trace", "trace_error", None, None, message=trace["error"]))
+    if trace.get("diverged"):
+        out.append(_event(paths, "trace", "trace_divergence", None, None, message=trace.get("divergence", "")))
+    return out
+
+
+def _export_events(paths: Paths, ex: dict) -> list[dict]:
+    if ex.get("ok", True):
+        return []
+    out = [_event(paths, "export", "export_error", ex.get("file"), ex.get("line"), message=ex.get("error", ""))]
+    for more in ex.get("more", []):
+        if (more["file"], more["line"]) != (ex.get("file"), ex.get("line")):
+            out.append(_event(paths, "export", "export_guard", more["file"], more["line"], message=more["error"]))
+    return out
+
+
+def _script_events(paths: Paths, result: dict) -> list[dict]:
+    out = []
+    for cls in result.get("classes", []):
+        for e in cls.get("errors", []):
+            out.append(_event(paths, "torchscript", "script_error", e["file"], e["line"], message=e["error"],
+                              scripted_class=cls["class"]))
+        if cls.get("status") != "ok":
+            out.append(_event(paths, "torchscript", "script_crash", None, None, message=cls["status"],
+                              scripted_class=cls["class"]))
+    return out
+
+
+def _versions(entry: Entry) -> dict:
+    out = {}
+    for dist in ("torch", entry.library):
+        try:
+            out[dist] = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            out[dist] = None
+    return out
+
+
+def run_model(entry: Entry) -> list[dict]:
+    scope_dirs = resolve([entry.package])
+    paths = Paths(entry, scope_dirs)
+    started = time.monotonic()
+    run = probe_one(entry.target, checks=CHECKS, base=ROOT, timeout=TIMEOUT_S, memory_mb=MEMORY_MB,
+                    scope=scope_dirs, calls=CALLS, isolate=False)
+    payload = run.payload or {}
+    checks = payload.get("checks", {})
+    events: list[dict] = []
+    events += _dynamo_events(paths, checks.get("dynamo", {}))
+    events += _trace_events(paths, checks.get("trace", {}))
+    events += _export_events(paths, checks.get("export", {}))
+    script_status = "not run"
+    if run.status == "ok":
+        script = run_in_child("benchmarks.realworld.script_classes",
+                              ["--target", os.path.join(ROOT, entry.path) + ":" + entry.factory,
+                               *[a for d in scope_dirs for a in ("--scope", d)]],
+                              timeout=TIMEOUT_S, memory_mb=MEMORY_MB, cwd=ROOT)
+        script_status = script.status if script.status != "ok" else "ok"
+        events += _script_events(paths, script.payload or {})
+        scripted = len((script.payload or {}).get("classes", []))
+    else:
+        scripted = 0
+    coverage = {paths.rel(f): _ranges(v) for f, v in payload.get("coverage", {}).items() if paths.in_library(f)}
+    model = {"record": "model", "model": entry.name, "library": entry.library, "package": entry.package,
+             "doc": entry.doc, "versions": _versions(entry), "torch": payload.get("torch"),
+             "python": platform.python_version(), "status": run.status, "reason": run.reason,
+             "script_status": script_status, "classes_scripted": scripted, "input_sets": payload.get("input_sets", 0),
+             "calls": CALLS, "wall_s": round(time.monotonic() - started, 1), "timings": payload.get("timings", {}),
+             "coverage": coverage}
+    if run.status != "ok":
+        events.append(_event(paths, "model", "target_failed", None, None, message=run.reason, why_not=NO_LINE))
+    return [model] + events
+
+
+def _load(path: str) -> list[dict]:
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def _save(path: str, records: list[dict], order: list[str]) -> None:
+    rank = {name: i for i, name in enumerate(order)}
+    records = sorted(records, key=lambda r: (rank.get(r["model"], len(rank)), r["record"] != "model"))
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        for r in records:
+            fh.write(json.dumps(r, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", default=[], help="registry names (file:factory) to run")
+    parser.add_argument("--library", action="append", default=[], help="only this library's models")
+    parser.add_argument("-j", "--jobs", type=int, default=1)
+    parser.add_argument("--out", default=EVENTS)
+    ns = parser.parse_args(argv)
+    registry = entries()
+    chosen = [e for e in registry if (not ns.only or e.name in ns.only) and (not ns.library or e.library in ns.library)]
+    records = _load(ns.out)
+    order = [e.name for e in registry]
+
+    def one(entry: Entry) -> list[dict]:
+        result = run_model(entry)
+        head = result[0]
+        scorable = sum(1 for r in result[1:] if r["scorable"])
+        print(f"{entry.name}: {head['status']} in {head['wall_s']}s, {len(result) - 1} events "
+              f"({scorable} scorable), {head['classes_scripted']} classes scripted", flush=True)
+        return result
+
+    with ThreadPoolExecutor(max_workers=max(1, ns.jobs)) as pool:
+        for entry, result in zip(chosen, pool.map(one, chosen)):
+            records = [r for r in records if r["model"] != entry.name] + result
+            _save(ns.out, records, order)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

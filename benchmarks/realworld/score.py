@@ -1,0 +1,266 @@
+"""Score today's static rules against the oracle's committed events (README.md, "How it is scored").
+
+    python benchmarks/realworld/score.py [--events events.jsonl] [--json OUT] [--sources DIR]
+
+For each library in the events: its source at the version the oracle ran (the installed copy when the
+versions agree, else the wheel fetched with `pip download --no-deps` into --sources and unpacked; never
+imported), the files where the eager run executed a line linted with `compilelint --isolated` to SARIF,
+and the SARIF results set against the events, per target:
+  recall     scorable event sites with a static claim of that target on their line (recompiles: in their frame)
+  precision  static claim sites on lines that ran in the eager run that an event of that target confirms
+Prints one table (markdown) and optionally writes the figures as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib.metadata
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import zipfile
+from collections import Counter, defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EVENTS = os.path.join(HERE, "events.jsonl")
+TARGETS = ("torchscript", "trace", "dynamo", "recompile", "export")
+SOURCES = os.path.join(os.path.expanduser("~"), ".cache", "compilelint-realworld")
+# Events that confirm a claim although they are not scored for recall: the warning was raised in torch's own
+# code, but the line it is pinned to is the library's call that led there, which is what a rule names.
+CONFIRMING_REASONS = {None, "inside torch: torch's own code reported it (pinned to the library line that called it)"}
+
+
+def load(path: str) -> tuple[list[dict], list[dict]]:
+    models, events = [], []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                rec = json.loads(line)
+                (models if rec["record"] == "model" else events).append(rec)
+    return models, events
+
+
+def _lines(ranges: str) -> set[int]:
+    out: set[int] = set()
+    for part in filter(None, ranges.split(",")):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+
+
+def source_root(dist: str, package: str, version: str, cache: str) -> str:
+    """A folder holding `package/` at `version`: the installed one when it matches, else the unpacked wheel."""
+    try:
+        if importlib.metadata.version(dist) == version:
+            spec = importlib.util.find_spec(package)
+            if spec and spec.submodule_search_locations:
+                return os.path.dirname(list(spec.submodule_search_locations)[0])
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    root = os.path.join(cache, f"{dist}-{version}")
+    if os.path.isdir(os.path.join(root, package)):
+        return root
+    os.makedirs(cache, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary", ":all:",
+                        "-d", tmp, f"{dist}=={version}"], check=True)
+        wheels = [f for f in os.listdir(tmp) if f.endswith(".whl")]
+        if not wheels:
+            raise RuntimeError(f"no wheel for {dist}=={version}")
+        with zipfile.ZipFile(os.path.join(tmp, wheels[0])) as zf:
+            zf.extractall(root + ".part")
+    os.replace(root + ".part", root)
+    return root
+
+
+def lint_sarif(root: str, files: list[str]) -> dict:
+    """compilelint on `files` (relative to root) as a user would run it, SARIF back."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.sarif")
+        cmd = [sys.executable, "-m", "compilelint", "--isolated", "--no-cache", "--exit-zero",
+               "--output-format", "sarif", "-o", out, *files]
+        subprocess.run(cmd, cwd=root, check=True, stdout=subprocess.DEVNULL)
+        with open(out, encoding="utf-8") as fh:
+            return json.load(fh)
+
+
+def claims_from_sarif(sarif: dict) -> list[dict]:
+    out = []
+    for run in sarif.get("runs", []):
+        for r in run.get("results", []):
+            loc = r["locations"][0]["physicalLocation"]
+            region = loc.get("region", {})
+            start = region.get("startLine", 0)
+            out.append({"rule": r["ruleId"], "file": loc["artifactLocation"]["uri"], "line": start,
+                        "end_line": max(region.get("endLine", start), start),
+                        "targets": r.get("properties", {}).get("targets", []),
+                        "gb_id": r.get("properties", {}).get("gbId")})
+    return out
+
+
+class Frames:
+    """Function spans of source files, for recompiles (torch names the frame, not the line)."""
+
+    def __init__(self, roots: dict[str, str]) -> None:
+        self.roots = roots
+        self._spans: dict[str, list[tuple[int, int, int]]] = {}
+
+    def spans(self, library: str, rel: str) -> list[tuple[int, int, int]]:
+        key = f"{library}:{rel}"
+        if key not in self._spans:
+            spans = []
+            try:
+                with open(os.path.join(self.roots[library], rel), encoding="utf-8") as fh:
+                    tree = ast.parse(fh.read())
+                for node in ast.walk(tree):
+                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                        spans.append((start, node.lineno, node.end_lineno or node.lineno))
+            except (OSError, SyntaxError, KeyError):
+                pass
+            self._spans[key] = spans
+        return self._spans[key]
+
+    def frame(self, library: str, rel: str, first_line: int) -> tuple[int, int] | None:
+        """The function whose code object starts at `first_line` (its decorators or its def)."""
+        for start, def_line, end in self.spans(library, rel):
+            if first_line in (start, def_line):
+                return start, end
+        return None
+
+
+def score(events_path: str, cache: str) -> dict:
+    models, events = load(events_path)
+    libraries: dict[str, dict] = {}
+    coverage: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for m in models:
+        lib = libraries.setdefault(m["library"], {"package": m["package"], "version": m["versions"][m["library"]],
+                                                  "models": 0})
+        lib["models"] += 1
+        for rel, ranges in m["coverage"].items():
+            coverage[(m["library"], rel)] |= _lines(ranges)
+    roots = {name: source_root(name, lib["package"], lib["version"], cache) for name, lib in libraries.items()}
+    frames = Frames(roots)
+    claims: list[dict] = []
+    lines_linted: dict[str, int] = {}
+    for name in libraries:
+        files = sorted(rel for (lib, rel) in coverage if lib == name and os.path.isfile(os.path.join(roots[name], rel)))
+        lines_linted[name] = sum(sum(1 for _ in open(os.path.join(roots[name], f), encoding="utf-8")) for f in files)
+        for c in claims_from_sarif(lint_sarif(roots[name], files)):
+            c["library"] = name
+            claims.append(c)
+
+    def ran(c: dict) -> bool:
+        cov = coverage.get((c["library"], c["file"]), set())
+        return any(n in cov for n in range(c["line"], c["end_line"] + 1))
+
+    # Event sites: (target, library, file, line); recompiles by frame (start, end).
+    sites: dict[str, dict[tuple, dict]] = {t: {} for t in TARGETS}
+    unscorable: dict[str, Counter] = {t: Counter() for t in TARGETS}
+    for e in events:
+        t = e["target"]
+        if t not in sites:
+            continue
+        if not e["scorable"]:
+            unscorable[t][e["why_not"]] += 1
+        if e["why_not"] not in CONFIRMING_REASONS or not e["file"]:
+            continue
+        if t == "recompile":
+            span = frames.frame(e["library"], e["file"], e["line"])
+            key = (e["library"], e["file"], span or (e["line"], e["line"]))
+        else:
+            key = (e["library"], e["file"], e["line"])
+        site = sites[t].setdefault(key, {"scorable": False, "gb_ids": set(), "models": set(), "guard_lines": set()})
+        site["scorable"] |= e["scorable"]
+        site["gb_ids"].update(e.get("gb_ids") or [])
+        site["models"].add(e["model"])
+        site["guard_lines"].update(n for f, n in e.get("guard_lines", []) if f == e["file"])
+
+    def matches(t: str, c: dict, key: tuple) -> bool:
+        lib, rel, where = key
+        if lib != c["library"] or rel != c["file"]:
+            return False
+        if t == "recompile":
+            start, end = where
+            return start <= c["line"] <= end or any(c["line"] <= n <= c["end_line"] for n in sites[t][key]["guard_lines"])
+        return c["line"] <= where <= c["end_line"]
+
+    table: dict[str, dict] = {}
+    for t in TARGETS:
+        mine = [c for c in claims if t in c["targets"]]
+        claim_sites: dict[tuple, dict] = {}
+        for c in mine:
+            claim_sites.setdefault((c["library"], c["file"], c["line"]), c)
+        exercised = [c for c in claim_sites.values() if ran(c)]
+        right = [c for c in exercised if any(matches(t, c, k) for k in sites[t])]
+        gb_agree = sum(1 for c in right if t == "dynamo" and c["gb_id"] and
+                       any(matches(t, c, k) and c["gb_id"] in sites[t][k]["gb_ids"] for k in sites[t]))
+        scorable = {k: s for k, s in sites[t].items() if s["scorable"]}
+        found = [k for k in scorable if any(matches(t, c, k) for c in mine)]
+        table[t] = {
+            "events": sum(1 for e in events if e["target"] == t),
+            "scorable_sites": len(scorable), "found": len(found),
+            "recall": round(len(found) / len(scorable), 3) if scorable else None,
+            "claim_sites": len(claim_sites), "exercised": len(exercised), "right": len(right),
+            "precision": round(len(right) / len(exercised), 3) if exercised else None,
+            "not_exercised": len(claim_sites) - len(exercised),
+            "unscorable": dict(unscorable[t].most_common()),
+            "wrong": sorted(f"{c['library']}:{c['file']}:{c['line']} {c['rule']}" for c in exercised if c not in right),
+            "missed": sorted(f"{k[0]}:{k[1]}:{k[2] if t != 'recompile' else k[2][0]}" for k in scorable if k not in found),
+        }
+        if t == "dynamo":
+            table[t]["gb_id_agrees"] = gb_agree
+    per_library = {}
+    for name, lib in libraries.items():
+        n = sum(1 for c in claims if c["library"] == name)
+        per_library[name] = {"models": lib["models"], "version": lib["version"], "files": len(
+            [1 for (library, _) in coverage if library == name]), "lines": lines_linted[name], "findings": n,
+            "per_kloc": round(1000 * n / lines_linted[name], 1) if lines_linted[name] else None}
+    return {"models": len(models), "libraries": per_library, "targets": table,
+            "torch": sorted({m.get("torch") or "?" for m in models})}
+
+
+def _fmt(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
+def render(result: dict) -> str:
+    out = [f"{result['models']} models from {len(result['libraries'])} libraries, torch {', '.join(result['torch'])}",
+           "",
+           "| target | events | scorable sites | found | recall | claim sites | on lines that ran | right | precision |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for t, row in result["targets"].items():
+        out.append(f"| {t} | {row['events']} | {row['scorable_sites']} | {row['found']} | {_fmt(row['recall'])} | "
+                   f"{row['claim_sites']} | {row['exercised']} | {row['right']} | {_fmt(row['precision'])} |")
+    out += ["", "| library | version | models | files linted | lines | findings | per 1,000 lines |",
+            "|---|---|---:|---:|---:|---:|---:|"]
+    for name, lib in sorted(result["libraries"].items()):
+        out.append(f"| {name} | {lib['version']} | {lib['models']} | {lib['files']} | {lib['lines']} | "
+                   f"{lib['findings']} | {lib['per_kloc']} |")
+    out += ["", "Unscorable events, by reason:"]
+    for t, row in result["targets"].items():
+        for reason, n in row["unscorable"].items():
+            out.append(f"- {t}: {n} x {reason}")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", default=EVENTS)
+    parser.add_argument("--sources", default=SOURCES, help="where fetched library wheels are unpacked")
+    parser.add_argument("--json", help="also write the figures (with every wrong and missed site) here")
+    ns = parser.parse_args(argv)
+    result = score(ns.events, ns.sources)
+    sys.stdout.write(render(result))
+    if ns.json:
+        with open(ns.json, "w", encoding="utf-8") as fh:
+            json.dump(result, fh, indent=1, sort_keys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""The oracle's TorchScript check: every library class of a model scripted on its own, in its own process.
+
+    python -m benchmarks.realworld.script_classes --target FILE.py:FACTORY --scope DIR [--scope DIR] --result OUT.json
+
+Builds the model once, then for each distinct class of its submodules defined in the scope, forks a child that
+runs `torch.jit.script` on the first instance of that class. After an error the child scripts it again with the
+failing method stubbed (`@torch.jit.unused`: compilelint.runtime_probe.isolate.isolate_script_bodies), so the
+errors after the first show too. One class's failure, hang or crash never hides another's. Writes
+{"classes": [{"class", "file", "ok", "errors": [{"file", "line", "error", "function"}], "status"}]}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+
+PER_CLASS_TIMEOUT_S = 120.0
+
+
+def _build(target: str):  # noqa: ANN202
+    import importlib.util
+
+    path, _, factory = target.rpartition(":")
+    spec = importlib.util.spec_from_file_location("_realworld_models", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, factory)()
+
+
+def _script_one(instance, is_user_file) -> dict:  # noqa: ANN001
+    from compilelint.runtime_probe import isolate, observe
+
+    first = observe.run_script(instance)
+    if first.ok:
+        return {"ok": True, "errors": []}
+    errors = [{"file": first.filename, "line": first.lineno, "error": first.error, "function": None}]
+    if first.filename and is_user_file(first.filename):
+        more = isolate.isolate_script_bodies(instance, (first.filename, first.lineno), {}, is_user_file,
+                                             max_rounds=8, budget_s=60.0)
+        errors += [{"file": e["file"], "line": e["line"], "error": e["error"], "function": e["function"]}
+                   for e in more["errors"]]
+    return {"ok": False, "errors": errors}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="benchmarks.realworld.script_classes")
+    parser.add_argument("--target", required=True)
+    parser.add_argument("--scope", action="append", default=[])
+    parser.add_argument("--result", required=True)
+    ns = parser.parse_args(argv)
+
+    import torch
+
+    from compilelint.runtime_probe.scope import FileScope
+
+    torch.set_num_threads(1)  # no OpenMP pool before the forks below
+    in_scope = FileScope(ns.scope)
+    built = _build(ns.target)
+    model = built["model"] if isinstance(built, dict) else built[0]
+    classes: list[tuple[type, object]] = []
+    for m in model.modules():
+        try:
+            src = inspect.getsourcefile(type(m)) or ""
+        except (TypeError, OSError):
+            src = ""
+        if src and in_scope(src) and all(type(m) is not c for c, _ in classes):
+            classes.append((type(m), m))
+    out: dict = {"classes": []}
+    for cls, instance in classes:
+        record = {"class": f"{cls.__module__}.{cls.__qualname__}", "file": inspect.getsourcefile(cls)}
+        fd, path = tempfile.mkstemp(suffix=".json")
+        os.close(fd)
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:  # the class's own process
+            code = 0
+            try:
+                result = _script_one(instance, in_scope)
+                with open(path, "w", encoding="utf-8") as fh:
+                    json.dump(result, fh)
+            except BaseException:  # noqa: BLE001
+                code = 3
+            finally:
+                os._exit(code)
+        status = "ok"
+        while True:
+            done, wait_status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                if os.WIFSIGNALED(wait_status):
+                    status = f"crashed (signal {os.WTERMSIG(wait_status)})"
+                elif os.WEXITSTATUS(wait_status) != 0:
+                    status = f"failed (exit {os.WEXITSTATUS(wait_status)})"
+                break
+            if time.monotonic() - started > PER_CLASS_TIMEOUT_S:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                status = f"timeout after {PER_CLASS_TIMEOUT_S:.0f}s"
+                break
+            time.sleep(0.02)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                record.update(json.load(fh))
+        except (OSError, ValueError):
+            record.update(ok=None, errors=[])
+        finally:
+            os.unlink(path)
+        record["status"] = status
+        record["seconds"] = round(time.monotonic() - started, 2)
+        out["classes"].append(record)
+        with open(ns.result, "w", encoding="utf-8") as fh:
+            json.dump(out, fh)
+    with open(ns.result, "w", encoding="utf-8") as fh:
+        json.dump(out, fh)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
