@@ -47,7 +47,8 @@ OUTSIDE = "outside the library: no frame of the library's own files"
 ORACLE_CODE = "oracle code: the registry's factory, not the library"
 AUTOMATIC_DYNAMIC = "automatic dynamic: the first change of an input size (one recompile, then dynamic)"
 ZERO_ONE = "0/1 specialisation: an input size of 1 (or 0), which Dynamo always specialises, changed"
-_ZERO_ONE = re.compile(r"size mismatch at index \d+\. expected [01], actual|expected \d+, actual [01]$")
+_SIZE_GUARD = re.compile(r"tensor '(?P<tensor>.+)' (?:size|stride) mismatch at index (?P<index>\d+)\. "
+                         r"expected (?P<expected>\d+), actual (?P<actual>\d+)")
 
 
 class Paths:
@@ -131,20 +132,36 @@ def _dynamo_events(paths: Paths, dyn: dict) -> list[dict]:
     for r in dyn.get("recompiles", []):
         by_frame.setdefault((r["file"], r["line"]), []).append(r)
     for (file, line), recs in by_frame.items():
-        size_changes = 0
+        changed: set[tuple[str, str]] = set()  # (tensor, dimension) whose size changed before, in this frame
         for i, r in enumerate(recs):
-            reason = (r["reasons"] or [""])[0]
-            sizes_only = bool(r["reasons"]) and all("size mismatch" in g or "stride mismatch" in g for g in r["reasons"])
-            why = ""
-            if sizes_only and all(_ZERO_ONE.search(g) for g in r["reasons"] if "size mismatch" in g):
-                why = ZERO_ONE
-            elif sizes_only:
-                why = AUTOMATIC_DYNAMIC if size_changes == 0 else ""
-                size_changes += 1
-            guard_lines = [[paths.rel(f), n] for f, n in r["locations"] if paths.in_library(f)]
-            out.append(_event(paths, "recompile", "recompile", file, line, message=reason, why_not=why,
-                              function=r["function"], guard_lines=guard_lines, nth=i + 1, frame_recompiles=len(recs)))
+            out.append(_event(paths, "recompile", "recompile", file, line, message=(r["reasons"] or [""])[0],
+                              why_not=recompile_policy(r["reasons"], changed), function=r["function"],
+                              reasons=r["reasons"], nth=i + 1, frame_recompiles=len(recs),
+                              guard_lines=[[paths.rel(f), n] for f, n in r["locations"] if paths.in_library(f)]))
     return out
+
+
+def recompile_policy(reasons: list[str], changed: set[tuple[str, str]]) -> str:
+    """"" (scorable) or why not, for one recompile of a frame whose earlier size changes are `changed` (updated).
+
+    `reasons` holds one failed guard per cache entry. Automatic dynamic makes a dimension of an input dynamic
+    the first time its size changes (one recompile per dimension), and sizes of 0 and 1 are always
+    specialised: a recompile whose failed guards are all input size changes, one of them a first change or a
+    0/1 size, is torch's policy meeting the oracle's varied inputs. Parameters and buffers keep static shapes
+    (instances of one class with other shapes recompile per instance): never a first change."""
+    sizes = [_SIZE_GUARD.match(g) for g in reasons]
+    if not reasons or not all(sizes):
+        return ""
+    why = ""
+    for m in sizes:
+        key = (m.group("tensor"), m.group("index"))
+        state = "_parameters[" in key[0] or "_buffers[" in key[0]
+        if not state and (m.group("expected") in ("0", "1") or m.group("actual") in ("0", "1")):
+            why = why or ZERO_ONE
+        elif not state and key not in changed:
+            why = AUTOMATIC_DYNAMIC
+        changed.add(key)
+    return why
 
 
 def _trace_events(paths: Paths, trace: dict) -> list[dict]:

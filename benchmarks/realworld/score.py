@@ -27,6 +27,7 @@ from collections import Counter, defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EVENTS = os.path.join(HERE, "events.jsonl")
+FLOOR = os.path.join(HERE, "floor.json")
 TARGETS = ("torchscript", "trace", "dynamo", "recompile", "export")
 SOURCES = os.path.join(os.path.expanduser("~"), ".cache", "compilelint-realworld")
 # Events that confirm a claim although they are not scored for recall: the warning was raised in torch's own
@@ -253,9 +254,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--events", default=EVENTS)
     parser.add_argument("--sources", default=SOURCES, help="where fetched library wheels are unpacked")
     parser.add_argument("--json", help="also write the figures (with every wrong and missed site) here")
+    parser.add_argument("--write-floor", action="store_true",
+                        help=f"record these figures as the floor CI holds them to ({os.path.relpath(FLOOR)})")
     ns = parser.parse_args(argv)
     result = score(ns.events, ns.sources)
     sys.stdout.write(render(result))
+    if ns.write_floor:
+        floor = {t: {"precision": row["precision"], "recall": row["recall"]} for t, row in result["targets"].items()}
+        with open(FLOOR, "w", encoding="utf-8") as fh:
+            json.dump(floor, fh, indent=1, sort_keys=True)
+            fh.write("\n")
     if ns.json:
         with open(ns.json, "w", encoding="utf-8") as fh:
             json.dump(result, fh, indent=1, sort_keys=True)
