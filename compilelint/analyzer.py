@@ -25,6 +25,7 @@ from compilelint.analysis.tensors import (ClassFacts, FunctionFacts, Kind, annot
                                          self_attr_assignments)
 from compilelint.findings import Finding, Fix
 from compilelint.rules.base import Rule
+from compilelint.semantic.params import ParamKinds
 from compilelint.rules.registry import SYNTAX_ERROR
 from compilelint.suppress import Suppressions
 
@@ -36,6 +37,7 @@ COMPILE_CALLS = {
     "torch.export.export": "export",
 }
 _FIELDS: dict[type, tuple[str, ...]] = {}
+_SCRIPT_FAMILIES = frozenset({"torchscript", "annotations"})
 _BUILTIN_BASES = {"object", "Exception", "dict", "list", "tuple", "Generic", "NamedTuple", "Enum"}
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 # How the walk treats a node type; cached per type (isinstance on LibCST's ABCs is slow).
@@ -110,14 +112,28 @@ class RuleContext:
         self.class_name: str | None = None
         self.class_node: cst.ClassDef | None = None
         self.class_facts: ClassFacts | None = None
-        self.facts = FunctionFacts(self.aliases, None)
+        # Two views of the function's values: TorchScript's (an unannotated parameter is a Tensor) for the
+        # TorchScript and annotation rules, and the run-time one (what callers pass: semantic/params.py) for
+        # every other rule. One object when they agree (the common case); `views` holds each distinct one,
+        # and the walk updates every view.
+        self.script_facts = FunctionFacts(self.aliases, None)
+        self.runtime_facts = self.script_facts
+        self.views: tuple[FunctionFacts, ...] = (self.script_facts,)
         self.ancestors: list[cst.CSTNode] = []
         self.loop_depth = 0
         self.rule: Rule | None = None
         self.decorators: list[str] = []
 
+    @property
+    def facts(self) -> FunctionFacts:
+        """The current rule's view of the function's values (see `views`)."""
+        rule = self.rule
+        if rule is not None and rule.family in _SCRIPT_FAMILIES:
+            return self.script_facts
+        return self.runtime_facts
+
     def qualify(self, expr: cst.BaseExpression) -> str | None:
-        return qualify(expr, self.facts.aliases)
+        return qualify(expr, self.script_facts.aliases)
 
     def kind(self, expr: cst.BaseExpression) -> Kind:
         return self.facts.kind(expr)
@@ -272,8 +288,9 @@ class FileAnalyzer:
         self.module: cst.Module
 
     # -- entry --------------------------------------------------------------------------------
-    def run(self, module: cst.Module) -> None:
+    def run(self, module: cst.Module, source: bytes | None = None) -> None:
         self.module = module
+        self.param_kinds = ParamKinds.from_source(source if source is not None else module.code)
         self._collect_module_imports(module.body)
         self._returns_tensor = self._tensor_returning(module.body)
         module_key = f"{self.module_name}:<module>"
@@ -382,8 +399,15 @@ class FileAnalyzer:
         ctx = self.ctx
         ctx.function = node
         ctx.decorators = decorators
-        ctx.facts.returns_tensor = set(self._returns_tensor) | (class_returns or set())
-        ctx.facts.bind_params(node, assume_tensor=True)
+        returns_tensor = set(self._returns_tensor) | (class_returns or set())
+        ctx.script_facts.returns_tensor = returns_tensor
+        ctx.script_facts.bind_params(node, assume_tensor=True)
+        runtime = self.param_kinds.of(local)
+        if any(kind is not Kind.TENSOR for kind in runtime.values()):
+            ctx.runtime_facts = FunctionFacts(dict(self.aliases), class_facts)
+            ctx.runtime_facts.returns_tensor = returns_tensor
+            ctx.runtime_facts.bind_params(node, assume_tensor=True, runtime=runtime)
+            ctx.views = (ctx.script_facts, ctx.runtime_facts)
         self._current_calls = info.calls
         self._current_info = info
         for rule in self.rules:
@@ -412,7 +436,8 @@ class FileAnalyzer:
         ctx.class_facts = class_facts
         ctx.function = None
         ctx.decorators = []
-        ctx.facts = FunctionFacts(dict(self.aliases), class_facts)
+        ctx.script_facts = ctx.runtime_facts = FunctionFacts(dict(self.aliases), class_facts)
+        ctx.views = (ctx.script_facts,)
         ctx.ancestors = []
         ctx.loop_depth = 0
 
@@ -441,7 +466,6 @@ class FileAnalyzer:
 
     def _walk_stmt(self, stmt: cst.CSTNode) -> None:
         ctx = self.ctx
-        facts = ctx.facts
         if type(stmt) is cst.SimpleStatementLine:
             self._dispatch(stmt)
             ctx.ancestors.append(stmt)
@@ -460,7 +484,8 @@ class FileAnalyzer:
                 self._walk_block(stmt.body)
             elif type(stmt) is cst.For:
                 self._walk_expr(stmt.iter)
-                facts.bind_iteration(stmt.target, stmt.iter)
+                for facts in ctx.views:
+                    facts.bind_iteration(stmt.target, stmt.iter)
                 self._walk_expr(stmt.target)
                 ctx.loop_depth += 1
                 self._walk_block(stmt.body)
@@ -478,7 +503,8 @@ class FileAnalyzer:
                 for item in stmt.items:
                     self._walk_expr(item.item)
                     if item.asname is not None:
-                        facts.bind(item.asname.name, Kind.UNKNOWN)
+                        for facts in ctx.views:
+                            facts.bind(item.asname.name, Kind.UNKNOWN)
                 self._walk_block(stmt.body)
             elif type(stmt) in (cst.Try, cst.TryStar):
                 self._walk_block(stmt.body)
@@ -488,7 +514,8 @@ class FileAnalyzer:
                     if handler.type is not None:
                         self._walk_expr(handler.type)
                     if handler.name is not None:
-                        facts.bind(handler.name.name, Kind.PY)
+                        for facts in ctx.views:
+                            facts.bind(handler.name.name, Kind.PY)
                     self._walk_block(handler.body)
                     ctx.ancestors.pop()
                 if stmt.orelse is not None:
@@ -498,13 +525,15 @@ class FileAnalyzer:
                     self._walk_block(stmt.finalbody.body)
             elif type(stmt) is cst.FunctionDef:
                 # A nested function: walked as part of its enclosing function, parameters unknown.
-                saved = dict(facts.env)
-                for p in [*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params]:
-                    facts.env[p.name.value] = Kind.UNKNOWN
+                saved = [dict(facts.env) for facts in ctx.views]
+                for facts in ctx.views:
+                    for p in [*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params]:
+                        facts.env[p.name.value] = Kind.UNKNOWN
                 for d in stmt.decorators:
                     self._walk_expr(d.decorator)
                 self._walk_block(stmt.body)
-                facts.env = {**saved, stmt.name.value: Kind.UNKNOWN}
+                for facts, env in zip(ctx.views, saved):
+                    facts.env = {**env, stmt.name.value: Kind.UNKNOWN}
             else:
                 self._walk_children(stmt)
         finally:
@@ -512,34 +541,39 @@ class FileAnalyzer:
 
     def _walk_small(self, small: cst.CSTNode) -> None:
         ctx = self.ctx
-        facts = ctx.facts
+        views = ctx.views
         self._dispatch(small)
         ctx.ancestors.append(small)
         if type(small) is cst.Assign:
             self._walk_expr(small.value)
-            kind = facts.kind(small.value)
+            kinds = [facts.kind(small.value) for facts in views]
             for target in small.targets:
                 self._walk_expr(target.target)
-                facts.bind(target.target, kind)
-                facts.note_assign(target.target, small.value)
+                for facts, kind in zip(views, kinds):
+                    facts.bind(target.target, kind)
+                    facts.note_assign(target.target, small.value)
         elif type(small) is cst.AugAssign:
             self._walk_expr(small.value)
             self._walk_expr(small.target)
-            facts.bind(small.target, facts._combine(facts.kind(small.target), facts.kind(small.value)))
+            for facts in views:
+                facts.bind(small.target, facts._combine(facts.kind(small.target), facts.kind(small.value)))
         elif type(small) is cst.AnnAssign:
             if small.value is not None:
                 self._walk_expr(small.value)
             self._walk_expr(small.target)
-            kind = annotation_kind(small.annotation.annotation, facts.aliases)
-            if kind is Kind.UNKNOWN and small.value is not None:
-                kind = facts.kind(small.value)
-            facts.bind(small.target, kind)
+            for facts in views:
+                kind = annotation_kind(small.annotation.annotation, facts.aliases)
+                if kind is Kind.UNKNOWN and small.value is not None:
+                    kind = facts.kind(small.value)
+                facts.bind(small.target, kind)
         elif type(small) in (cst.Import, cst.ImportFrom):
-            facts.aliases.update(import_aliases(small, self.module_name, self.is_package))
+            for facts in views:
+                facts.aliases.update(import_aliases(small, self.module_name, self.is_package))
         else:
             self._walk_children(small)
             if type(small) is cst.Expr and type(small.value) is cst.Call:
-                facts.note_check(small.value)  # torch._check(cond): a fact for later branches
+                for facts in views:
+                    facts.note_check(small.value)  # torch._check(cond): a fact for later branches
         ctx.ancestors.pop()
 
     def _walk_expr(self, node: cst.CSTNode) -> None:
@@ -561,22 +595,25 @@ class FileAnalyzer:
         ancestors = ctx.ancestors
         ancestors.append(node)
         if category == _COMPREHENSION:
-            facts = ctx.facts
-            saved = dict(facts.env)
+            views = ctx.views
+            saved = [dict(facts.env) for facts in views]
             self._walk_comp_for(node.for_in)
             if node_type is cst.DictComp:
                 self._walk_expr(node.key)
                 self._walk_expr(node.value)
             else:
                 self._walk_expr(node.elt)
-            facts.env = saved
+            for facts, env in zip(views, saved):
+                facts.env = env
         elif category == _LAMBDA:
-            facts = ctx.facts
-            saved = dict(facts.env)
-            for p in node.params.params:
-                facts.env[p.name.value] = Kind.UNKNOWN
+            views = ctx.views
+            saved = [dict(facts.env) for facts in views]
+            for facts in views:
+                for p in node.params.params:
+                    facts.env[p.name.value] = Kind.UNKNOWN
             self._walk_expr(node.body)
-            facts.env = saved
+            for facts, env in zip(views, saved):
+                facts.env = env
         else:
             self._walk_children(node)
         ancestors.pop()
@@ -585,7 +622,8 @@ class FileAnalyzer:
         self._dispatch(comp)
         self.ctx.ancestors.append(comp)
         self._walk_expr(comp.iter)
-        self.ctx.facts.bind_iteration(comp.target, comp.iter)
+        for facts in self.ctx.views:
+            facts.bind_iteration(comp.target, comp.iter)
         self._walk_expr(comp.target)
         for cond in comp.ifs:
             self._walk_expr(cond)
@@ -629,7 +667,7 @@ class FileAnalyzer:
 
     def _record_call(self, call: cst.Call) -> None:
         func = call.func
-        qualified = qualify(func, self.ctx.facts.aliases)
+        qualified = qualify(func, self.ctx.script_facts.aliases)
         if self._current_calls is not None and not in_decorator([*self.ctx.ancestors, call], self.ctx.function):
             calls = self._current_calls
             unscripted = dead_when_scripting([*self.ctx.ancestors, call], self.ctx.function)
@@ -651,7 +689,7 @@ class FileAnalyzer:
             target = call.args[0].value
             if type(target) is cst.Call:
                 target = target.func
-            name = qualify(target, self.ctx.facts.aliases)
+            name = qualify(target, self.ctx.script_facts.aliases)
             if name is not None and not name.startswith("self."):
                 self.summary.compile_targets.append((kind, name))
 
@@ -697,7 +735,7 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
     old_limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(old_limit, 20000))
-        analyzer.run(module)
+        analyzer.run(module, source)
     except RecursionError:
         return _syntax_error(path, 1, 0, "file is too deeply nested to analyze")
     finally:

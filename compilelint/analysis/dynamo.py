@@ -1745,12 +1745,20 @@ def dead_under_dynamo(ctx: "RuleContext", node: cst.CSTNode, names: set[str] = _
         compiling = _is_compiling_test(anc.test, ctx, names)
         if compiling is None:
             continue
-        in_body = nxt is anc.body or (type(anc.body) is cst.IndentedBlock and any(nxt is s for s in anc.body.body))
+        body = anc.body.body if type(anc.body) is cst.IndentedBlock else ()
+        # A statement is dispatched before it is pushed on the ancestors: a rule's visit_If/visit_For reporting
+        # at its own test or iterable names a node one level below the statement in this branch.
+        in_body = nxt is anc.body or any(nxt is s or (nxt is node and _is_part_of(node, s)) for s in body)
         if compiling is False and in_body:
             return True
         if compiling is True and not in_body:
             return True
     return False
+
+
+def _is_part_of(node: cst.CSTNode, stmt: cst.CSTNode) -> bool:
+    """`node` is a compound statement's own header part (its test, iterable, target or items)."""
+    return any(getattr(stmt, part, None) is node for part in ("test", "iter", "target", "items"))
 
 
 def _in_rare_branch(ctx: "RuleContext", node: cst.CSTNode) -> bool:

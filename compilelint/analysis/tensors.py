@@ -483,7 +483,10 @@ class FunctionFacts:
         self.arrays: set[str] = set()
 
     # -- parameters and bindings ------------------------------------------------------------
-    def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool) -> None:
+    def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool, runtime: dict[str, Kind] | None = None) -> None:
+        """Bind the parameters: annotated ones by their annotation, defaulted ones by their default, the rest
+        as TorchScript types them (a Tensor) when `assume_tensor`, unless `runtime` (semantic/params.py) gives
+        the kind they hold at run time."""
         params = fn.params
         all_params = [*params.posonly_params, *params.params, *params.kwonly_params]
         for i, p in enumerate(all_params):
@@ -500,9 +503,13 @@ class FunctionFacts:
             else:
                 # Unannotated and without default: TorchScript types it Tensor, and in model code
                 # it almost always is one.
-                self.env[name] = Kind.TENSOR if assume_tensor else Kind.UNKNOWN
-                if assume_tensor:
-                    self.assumed.add(name)
+                held = (runtime or {}).get(name)
+                if held is not None and held is not Kind.TENSOR:
+                    self.env[name] = held
+                else:
+                    self.env[name] = Kind.TENSOR if assume_tensor else Kind.UNKNOWN
+                    if assume_tensor:
+                        self.assumed.add(name)
             self.params.add(name)
         for star in (params.star_arg, params.star_kwarg):
             if type(star) is cst.Param:

@@ -1,0 +1,150 @@
+"""The semantic model on patterns from real libraries that the rules got wrong (benchmarks/realworld).
+
+Each pattern is a snippet written here, linted, and run through real torch: a claim is removed only where
+torch shows nothing at that line, and the same construct on a real tensor is still reported (and torch
+still fails there).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from compilelint.analysis.tensors import Kind
+from compilelint.config import Config
+from compilelint.engine import lint
+from compilelint.semantic.params import ParamKinds
+
+HELPER_INT = '''\
+import math
+import torch
+from torch import nn
+
+
+def timestep_embedding(timesteps, dim, max_period=10000):
+    half = dim // 2
+    freqs = torch.exp(-math.log(max_period) * torch.arange(half, dtype=torch.float32) / half)
+    args = timesteps[:, None].float() * freqs[None]
+    emb = torch.cat([torch.cos(args), torch.sin(args)], dim=-1)
+    if dim % 2:  # <- int: plain Python under every compiler
+        emb = torch.cat([emb, torch.zeros_like(emb[:, :1])], dim=-1)
+    return emb
+
+
+def gate(x, threshold):
+    if threshold.sum() > 0:  # <- a tensor: Dynamo breaks here
+        return x * 2
+    return x
+
+
+class M(nn.Module):
+    def __init__(self, dim=7):
+        super().__init__()
+        self.dim = dim
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, t, w):
+        return gate(self.proj(timestep_embedding(t, self.dim)), w)
+'''
+
+TRACING_GUARD = '''\
+import torch
+from torch import nn
+
+
+class M(nn.Module):
+    def forward(self, x):
+        if not torch.jit.is_tracing():
+            if torch.isnan(x).any():  # <- the tracer never runs this check; Dynamo does
+                raise ValueError("NaN in the input")
+        return x * 2
+'''
+
+
+def _lint(tmp_path, source: str, name: str = "snippet.py"):
+    path = tmp_path / name
+    path.write_text(source)
+    result = lint([str(path)], Config(root=str(tmp_path)), jobs=1)
+    return path, {(f.code, f.line) for f in result.findings}
+
+
+def _line(source: str, text: str) -> int:
+    return next(i for i, line in enumerate(source.splitlines(), 1) if text in line)
+
+
+def _load(path, entry: str = "M"):  # noqa: ANN202
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"_semantic_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, entry)()
+
+
+def test_helper_parameters_hold_what_callers_pass():
+    kinds = ParamKinds.from_source(HELPER_INT)
+    assert kinds.of("timestep_embedding") == {"timesteps": Kind.TENSOR, "dim": Kind.UNKNOWN}
+    assert kinds.of("gate") == {"x": Kind.TENSOR, "threshold": Kind.TENSOR}
+    source = textwrap.dedent('''\
+        import torch
+
+        def pad_to(x, n, value):
+            return x
+
+        def scale(x, s):
+            return x * s
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.k = 4
+
+            def helper(self, n, flag):
+                return n
+
+            def forward(self, x):
+                h = x.shape[-1]
+                y = pad_to(x, h // 2, 0.5)
+                y = y + scale(x, self.k) + scale(x, 3)
+                return self.helper(x.size(0), True) + y
+        ''')
+    kinds = ParamKinds.from_source(source)
+    assert kinds.of("pad_to") == {"x": Kind.TENSOR, "n": Kind.SIZE, "value": Kind.PY}
+    assert kinds.of("scale") == {"x": Kind.TENSOR, "s": Kind.PY}
+    assert kinds.of("M.helper") == {"n": Kind.SIZE, "flag": Kind.PY}
+    assert kinds.of("M.forward") == {}  # an entry: its inputs are the model's
+
+
+def test_int_parameter_of_a_helper_is_no_tensor_branch(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.runtime_probe import observe
+
+    path, found = _lint(tmp_path, HELPER_INT)
+    int_line, tensor_line = _line(HELPER_INT, "if dim % 2"), _line(HELPER_INT, "threshold.sum()")
+    assert not {code for code, line in found if line == int_line}, found
+    assert {"GB403", "EX701", "TR301"} <= {code for code, line in found if line == tensor_line}, found
+    model = _load(path)
+    sets = [(torch.arange(3.0), torch.ones(2)), (torch.arange(5.0), -torch.ones(2))]
+    report = observe.run_dynamo(model, sets)
+    lines = {b.lineno for b in report.breaks if b.filename == str(path)}
+    assert tensor_line in lines and int_line not in lines, lines
+    trace = observe.run_trace(model, sets)
+    warned = {n for _, f, n in trace.warnings if f == str(path)}
+    assert tensor_line in warned and int_line not in warned, warned
+
+
+def test_branch_the_tracer_never_runs_is_no_trace_claim(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.runtime_probe import observe
+
+    path, found = _lint(tmp_path, TRACING_GUARD, "guarded.py")
+    line = _line(TRACING_GUARD, "torch.isnan(x).any()")
+    codes = {code for code, n in found if n == line}
+    assert "GB403" in codes and not {c for c in codes if c.startswith("TR")}, found
+    model = _load(path)
+    sets = [(torch.ones(3),), (-torch.ones(3),)]
+    trace = observe.run_trace(model, sets)
+    assert not trace.warnings and not trace.diverged
+    report = observe.run_dynamo(model, sets)
+    assert line in {b.lineno for b in report.breaks if b.filename == str(path)}
