@@ -83,7 +83,9 @@ class ModuleFacts:
             elif type(stmt) is cst.ClassDef and class_name is None:
                 decorators = {qualify(d.decorator.func if type(d.decorator) is cst.Call else d.decorator, aliases)
                               for d in stmt.decorators}
-                if decorators & _DATACLASS:
+                # A base class may register its subclasses with pytree itself (in `__init_subclass__`, as
+                # diffusers' BaseOutput does): only a dataclass with no base is known to be unregistered.
+                if decorators & _DATACLASS and not stmt.bases:
                     self.dataclasses.add(stmt.name.value)
                 if decorators & _PYTREE_REGISTER:
                     self.pytree_registered.add(stmt.name.value)

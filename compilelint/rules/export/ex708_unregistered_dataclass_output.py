@@ -21,11 +21,12 @@ class ExportUnregisteredDataclassOutput(ExportRule):
     version_note = ("Verified on 2.13 with torch.export.export, strict=False (the default: the error above) and "
                     "strict=True (`Encountered unrecognized type UserDefinedObjectVariable`), and on 2.11 "
                     "(strict=False), where a dataclass that is not frozen fails earlier with `TypeError: unhashable "
-                    "type`. Only dataclasses defined in the same file are checked, and a registration in another "
-                    "file is not seen.")
+                    "type`. Only dataclasses defined in the same file with no base class are checked (a base may "
+                    "register its subclasses, as diffusers' BaseOutput does), and a registration in another file "
+                    "is not seen.")
     doc = RuleDoc(
         what=("Flags a `forward` that returns (directly, in a tuple, list or dict, through a local name, or as "
-              "what a method of the same class returns that way) an instance of a `@dataclass` defined in the "
+              "what a method of the same class returns that way) an instance of a `@dataclass` with no base class defined in the "
               "same file, when the file never registers that class (`torch.export.register_dataclass(C)`, "
               "`torch.utils._pytree.register_pytree_node(C, ...)`)."),
         why=("torch.export flattens a program's outputs with torch's pytree, which knows tensors, tuples, lists, "
@@ -128,6 +129,28 @@ class Detections(NamedTuple):
 class M(torch.nn.Module):
     def forward(self, x):
         return Detections(x[:, :4], x[:, 4].sigmoid())
+''', inputs="[(torch.randn(6, 5),)]"),
+        # a base class that registers its subclasses with pytree (diffusers' BaseOutput does so)
+        Example('''import dataclasses
+
+import torch
+import torch.utils._pytree as pytree
+
+
+class Output:
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        pytree.register_pytree_node(cls, lambda o: ([o.boxes], None), lambda values, _: cls(*values))
+
+
+@dataclasses.dataclass
+class Detections(Output):
+    boxes: torch.Tensor
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return Detections(x * 2)
 ''', inputs="[(torch.randn(6, 5),)]"),
     )
 
