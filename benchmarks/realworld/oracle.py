@@ -206,6 +206,24 @@ def _script_events(paths: Paths, result: dict) -> list[dict]:
     return out
 
 
+def _script_unchecked(paths: Paths, result: dict) -> list[list]:
+    """[file, first, last] of the methods whose lines after their first error TorchScript never checked."""
+    spans = {(paths.rel(f), a, b) for cls in result.get("classes", []) for f, a, b in cls.get("stubbed", [])
+             if paths.in_library(f)}
+    return [list(s) for s in sorted(spans)]
+
+
+def _run_script(entry: Entry, paths: Paths, scope_dirs: list[str]) -> tuple[list[dict], dict]:
+    script = run_in_child("benchmarks.realworld.script_classes",
+                          ["--target", os.path.join(ROOT, entry.path) + ":" + entry.factory,
+                           *[a for d in scope_dirs for a in ("--scope", d)]],
+                          timeout=TIMEOUT_S, memory_mb=MEMORY_MB, cwd=ROOT)
+    payload = script.payload or {}
+    return _script_events(paths, payload), {"script_status": script.status,
+                                            "classes_scripted": len(payload.get("classes", [])),
+                                            "script_unchecked": _script_unchecked(paths, payload)}
+
+
 def _versions(entry: Entry) -> dict:
     out = {}
     for dist in ("torch", entry.library):
@@ -228,22 +246,15 @@ def run_model(entry: Entry) -> list[dict]:
     events += _dynamo_events(paths, checks.get("dynamo", {}))
     events += _trace_events(paths, checks.get("trace", {}))
     events += _export_events(paths, checks.get("export", {}))
-    script_status = "not run"
+    script = {"script_status": "not run", "classes_scripted": 0, "script_unchecked": []}
     if run.status == "ok":
-        script = run_in_child("benchmarks.realworld.script_classes",
-                              ["--target", os.path.join(ROOT, entry.path) + ":" + entry.factory,
-                               *[a for d in scope_dirs for a in ("--scope", d)]],
-                              timeout=TIMEOUT_S, memory_mb=MEMORY_MB, cwd=ROOT)
-        script_status = script.status if script.status != "ok" else "ok"
-        events += _script_events(paths, script.payload or {})
-        scripted = len((script.payload or {}).get("classes", []))
-    else:
-        scripted = 0
+        script_events, script = _run_script(entry, paths, scope_dirs)
+        events += script_events
     coverage = {paths.rel(f): _ranges(v) for f, v in payload.get("coverage", {}).items() if paths.in_library(f)}
     model = {"record": "model", "model": entry.name, "library": entry.library, "package": entry.package,
              "doc": entry.doc, "versions": _versions(entry), "torch": payload.get("torch"),
              "python": platform.python_version(), "status": run.status, "reason": run.reason,
-             "script_status": script_status, "classes_scripted": scripted, "input_sets": payload.get("input_sets", 0),
+             **script, "input_sets": payload.get("input_sets", 0),
              "calls": CALLS, "wall_s": round(time.monotonic() - started, 1), "timings": payload.get("timings", {}),
              "coverage": coverage}
     if run.status != "ok":
@@ -274,14 +285,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--library", action="append", default=[], help="only this library's models")
     parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument("--out", default=EVENTS)
+    parser.add_argument("--script-only", action="store_true",
+                        help="re-run only the per-class TorchScript check of models already recorded")
     ns = parser.parse_args(argv)
     registry = entries()
     chosen = [e for e in registry if (not ns.only or e.name in ns.only) and (not ns.library or e.library in ns.library)]
     records = _load(ns.out)
     order = [e.name for e in registry]
 
+    def script_only(entry: Entry) -> list[dict]:
+        """The TorchScript check again, its events and model fields replaced; everything else kept."""
+        mine = [r for r in records if r["model"] == entry.name]
+        head = next((r for r in mine if r["record"] == "model"), None)
+        if head is None or head["status"] != "ok":
+            return mine or run_model(entry)
+        scope_dirs = resolve([entry.package])
+        events, fields = _run_script(entry, Paths(entry, scope_dirs), scope_dirs)
+        head.update(fields)
+        return [head] + [r for r in mine if r["record"] == "event" and r["target"] != "torchscript"] + events
+
     def one(entry: Entry) -> list[dict]:
-        result = run_model(entry)
+        result = script_only(entry) if ns.script_only else run_model(entry)
         head = result[0]
         scorable = sum(1 for r in result[1:] if r["scorable"])
         print(f"{entry.name}: {head['status']} in {head['wall_s']}s, {len(result) - 1} events "

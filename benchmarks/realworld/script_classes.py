@@ -6,7 +6,8 @@ Builds the model once, then for each distinct class of its submodules defined in
 runs `torch.jit.script` on the first instance of that class. After an error the child scripts it again with the
 failing method stubbed (`@torch.jit.unused`: compilelint.runtime_probe.isolate.isolate_script_bodies), so the
 errors after the first show too. One class's failure, hang or crash never hides another's. Writes
-{"classes": [{"class", "file", "ok", "errors": [{"file", "line", "error", "function"}], "status"}]}.
+{"classes": [{"class", "file", "ok", "errors": [{"file", "line", "error", "function"}], "stubbed", "status"}]}:
+`stubbed` spans are methods whose lines after their first error TorchScript never checked.
 """
 
 from __future__ import annotations
@@ -38,14 +39,16 @@ def _script_one(instance, is_user_file) -> dict:  # noqa: ANN001
 
     first = observe.run_script(instance)
     if first.ok:
-        return {"ok": True, "errors": []}
+        return {"ok": True, "errors": [], "stubbed": []}
     errors = [{"file": first.filename, "line": first.lineno, "error": first.error, "function": None}]
+    stubbed: list[list] = []
     if first.filename and is_user_file(first.filename):
         more = isolate.isolate_script_bodies(instance, (first.filename, first.lineno), {}, is_user_file,
                                              max_rounds=8, budget_s=60.0)
         errors += [{"file": e["file"], "line": e["line"], "error": e["error"], "function": e["function"]}
                    for e in more["errors"]]
-    return {"ok": False, "errors": errors}
+        stubbed = more["stubbed"]  # [file, first line, last line] of each method stubbed after its error
+    return {"ok": False, "errors": errors, "stubbed": stubbed}
 
 
 def main(argv: list[str] | None = None) -> int:
