@@ -148,3 +148,42 @@ def test_branch_the_tracer_never_runs_is_no_trace_claim(tmp_path):
     assert not trace.warnings and not trace.diverged
     report = observe.run_dynamo(model, sets)
     assert line in {b.lineno for b in report.breaks if b.filename == str(path)}
+
+
+FINAL_BRANCH = '''\
+import torch
+from torch import nn
+
+
+class Head(nn.Module):
+    return_features: torch.jit.Final[bool]
+
+    def __init__(self, return_features: bool = False):
+        super().__init__()
+        self.return_features = return_features
+        self.proj = nn.Linear(4, 4)
+
+    def forward(self, x):
+        y = self.proj(x)
+        if self.return_features:
+            return y, x
+        return y  # <- another type than the tuple, on the other side of a constant branch
+'''
+
+
+def test_returns_on_the_two_sides_of_a_final_branch_never_meet(tmp_path):
+    torch = pytest.importorskip("torch")
+    path, found = _lint(tmp_path, FINAL_BRANCH, "final_branch.py")
+    assert not {code for code, _ in found if code == "TA206"}, found
+    model = _load(path, "Head")
+    for flag in (False, True):
+        head = type(model)(flag)
+        scripted = torch.jit.script(head)  # TorchScript prunes the side the constant rules out
+        out = scripted(torch.randn(2, 4))
+        assert isinstance(out, tuple) == flag
+    # without Final the same forward is rejected, and the rule says so
+    plain = FINAL_BRANCH.replace("    return_features: torch.jit.Final[bool]\n", "")
+    path, found = _lint(tmp_path, plain, "plain_branch.py")
+    assert ("TA206", _line(plain, "return y  #")) in found
+    with pytest.raises(Exception, match="return"):
+        torch.jit.script(_load(path, "Head"))

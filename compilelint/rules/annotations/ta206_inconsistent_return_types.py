@@ -6,6 +6,7 @@ import libcst as cst
 from compilelint.analysis.pytypes import function_types, is_none
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.paths import arms_meet, script_constant_arms, script_constants
 
 
 class InconsistentReturnTypes(Rule):
@@ -22,7 +23,8 @@ class InconsistentReturnTypes(Rule):
               "paths: a Tensor here and a tuple there, tuples of different lengths, an int and a float."),
         why=("TorchScript infers one return type from the first `return` and rejects the others (`Previous return "
              "statement returned a value of type Tensor but this return statement returns a value of type "
-             "Tuple[Tensor, Tensor]`). Returning `None` on one path is fine: it is unified to Optional."),
+             "Tuple[Tensor, Tensor]`). Returning `None` on one path is fine: it is unified to Optional. Returns on the two sides of a "
+             "branch on a `torch.jit.Final` attribute never meet: TorchScript keeps one side per instance."),
         example="if self.training:\n    return logits, aux\nreturn logits",
         use_instead="if self.training:\n    return logits, aux\nreturn logits, torch.zeros_like(aux)  # or always return the pair",
     )
@@ -48,6 +50,23 @@ class M(torch.nn.Module):
 '''),
     )
     good = (
+        Example('''import torch
+
+
+class M(torch.nn.Module):
+    return_features: torch.jit.Final[bool]  # a constant: TorchScript keeps one side of the branch
+
+    def __init__(self):
+        super().__init__()
+        self.return_features = False
+        self.proj = torch.nn.Linear(3, 3)
+
+    def forward(self, x):
+        y = self.proj(x)
+        if self.return_features:
+            return y, x
+        return y
+'''),
         Example('''
 import torch
 class M(torch.nn.Module):
@@ -62,8 +81,9 @@ class M(torch.nn.Module):
     )
 
     def begin_function(self, ctx) -> None:  # noqa: ANN001
-        self.first: tuple[str, cst.Return] | None = None
+        self.seen: list[tuple[str, tuple]] = []  # (category, script-constant arms) of each earlier return
         self.reported = False
+        self.constants = script_constants(ctx.class_node, ctx.aliases)
 
     def _category(self, value: cst.BaseExpression | None, ctx) -> str | None:  # noqa: ANN001
         if value is None or is_none(value):
@@ -96,8 +116,10 @@ class M(torch.nn.Module):
         category = self._category(node.value, ctx)
         if category is None:
             return
-        if self.first is None:
-            self.first = (category, node)
-        elif category != self.first[0]:
+        # returns on different sides of `if self.<Final attr>:` never meet: TorchScript keeps one side per instance
+        arms = script_constant_arms(ctx.ancestors, node, self.constants)
+        earlier = next((c for c, a in self.seen if arms_meet(a, arms)), None)
+        self.seen.append((category, arms))
+        if earlier is not None and category != earlier:
             self.reported = True
-            ctx.report(node, self.message.format(this=category, first=self.first[0], func=fn.name.value))
+            ctx.report(node, self.message.format(this=category, first=earlier, func=fn.name.value))

@@ -1,0 +1,82 @@
+"""Paths a compiler prunes: branches on values it holds constant while it compiles.
+
+TorchScript compiles `if self.flag:` on a `torch.jit.Final` attribute (or one listed in `__constants__`) as a
+constant: each module instance keeps one side only. Two statements on different sides of such a branch never
+meet in one compiled function (their return types need not agree, for instance).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.analysis.names import qualify
+
+_FINAL = {"torch.jit.Final", "typing.Final", "Final", "typing_extensions.Final", "torch.jit.annotations.Final"}
+
+
+def script_constants(class_node: cst.ClassDef | None, aliases: dict[str, str]) -> frozenset[str]:
+    """Attributes TorchScript holds constant in this class: `x: torch.jit.Final[bool]` in the class body, or
+    names in a `__constants__` list or tuple."""
+    if class_node is None:
+        return frozenset()
+    out: set[str] = set()
+    for stmt in class_node.body.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            if type(small) is cst.AnnAssign and type(small.target) is cst.Name:
+                ann = small.annotation.annotation
+                head = ann.value if type(ann) is cst.Subscript else ann
+                if (qualify(head, aliases) or "") in _FINAL:
+                    out.add(small.target.value)
+            elif (type(small) is cst.Assign and len(small.targets) == 1 and type(small.targets[0].target) is cst.Name
+                  and small.targets[0].target.value == "__constants__" and type(small.value) in (cst.List, cst.Tuple)):
+                out.update(e.value.value[1:-1] for e in small.value.elements if type(e.value) is cst.SimpleString)
+    return frozenset(out)
+
+
+def _constant_test(test: cst.BaseExpression, constants: frozenset[str]) -> bool:
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        return _constant_test(test.expression, constants)
+    return (type(test) is cst.Attribute and type(test.value) is cst.Name and test.value.value == "self"
+            and test.attr.value in constants)
+
+
+def script_constant_arms(ancestors: list[cst.CSTNode], node: cst.CSTNode,
+                         constants: frozenset[str]) -> tuple[tuple[int, bool], ...]:
+    """(id of the `if`, True for its body / False for its else) for each branch on a script constant that holds
+    `node`, outermost first."""
+    if not constants:
+        return ()
+    arms = []
+    for i, anc in enumerate(ancestors):
+        nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
+        block = getattr(anc, "body", None)
+        if type(block) is cst.IndentedBlock:
+            # after `if self.flag: ... return`, the rest of the block is the flag's other side
+            for stmt in block.body:
+                if stmt is nxt:
+                    break
+                if (type(stmt) is cst.If and stmt.orelse is None and _constant_test(stmt.test, constants)
+                        and _leaves(stmt.body)):
+                    arms.append((id(stmt), False))
+        if type(anc) is not cst.If or not _constant_test(anc.test, constants):
+            continue
+        if nxt is anc.test:
+            continue
+        body = anc.body.body if type(anc.body) is cst.IndentedBlock else ()
+        arms.append((id(anc), nxt is anc.body or any(nxt is s for s in body)))
+    return tuple(arms)
+
+
+def _leaves(block: cst.BaseSuite) -> bool:
+    """The block ends in `return` or `raise`."""
+    last = block.body[-1] if type(block) is cst.IndentedBlock and block.body else None
+    return type(last) is cst.SimpleStatementLine and any(type(s) in (cst.Return, cst.Raise) for s in last.body)
+
+
+def arms_meet(a: tuple[tuple[int, bool], ...], b: tuple[tuple[int, bool], ...]) -> bool:
+    """Whether two statements can both be compiled for one instance: no constant branch puts them on
+    different sides."""
+    sides = dict(a)
+    return all(sides.get(key, side) == side for key, side in b)
