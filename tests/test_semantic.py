@@ -187,3 +187,55 @@ def test_returns_on_the_two_sides_of_a_final_branch_never_meet(tmp_path):
     assert ("TA206", _line(plain, "return y  #")) in found
     with pytest.raises(Exception, match="return"):
         torch.jit.script(_load(path, "Head"))
+
+
+SIZE_TO_HELPER = '''\
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class ClipLoss(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.prev_num_logits = 0
+        self.labels = {}
+
+    def get_ground_truth(self, device, num_logits) -> torch.Tensor:
+        if self.prev_num_logits != num_logits or device not in self.labels:  # <- a size, not data
+            labels = torch.arange(num_logits, device=device, dtype=torch.long)
+            self.labels[device] = labels
+            self.prev_num_logits = num_logits
+        else:
+            labels = self.labels[device]
+        return labels
+
+    def get_logits(self, image_features, text_features, logit_scale):
+        logits_per_image = logit_scale * image_features @ text_features.T
+        logits_per_text = logit_scale * text_features @ image_features.T
+        return logits_per_image, logits_per_text
+
+    def forward(self, image_features, text_features, logit_scale):
+        device = image_features.device
+        logits_per_image, logits_per_text = self.get_logits(image_features, text_features, logit_scale)
+        labels = self.get_ground_truth(device, logits_per_image.shape[0])
+        total_loss = (F.cross_entropy(logits_per_image, labels) + F.cross_entropy(logits_per_text, labels)) / 2
+        return total_loss
+'''
+
+
+def test_size_handed_to_a_helper_is_no_data_dependent_branch(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.runtime_probe import observe
+
+    path, found = _lint(tmp_path, SIZE_TO_HELPER, "clip_loss.py")
+    line = _line(SIZE_TO_HELPER, "# <- a size")
+    assert not {code for code, n in found if n == line and code[:2] in ("GB", "EX")}, found
+    assert ParamKinds.from_source(SIZE_TO_HELPER).of("ClipLoss.get_ground_truth")["num_logits"] is Kind.SIZE
+    model = _load(path, "ClipLoss")
+    sets = [(torch.randn(4, 8), torch.randn(4, 8), torch.tensor(2.0)),
+            (torch.randn(6, 8), torch.randn(6, 8), torch.tensor(3.0))]
+    report = observe.run_dynamo(model, sets)
+    assert line not in {b.lineno for b in report.breaks if b.filename == str(path)}, report.breaks
+    exported = observe.run_export(model, sets[0])
+    assert exported.ok, exported.error
