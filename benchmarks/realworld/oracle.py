@@ -58,11 +58,16 @@ class Paths:
         self.entry = entry
         self.scope = FileScope(scope_dirs)
         self.roots = [os.path.dirname(d.rstrip(os.sep)) for d in scope_dirs if d.endswith(os.sep)]
+        self.package_dirs = [d.rstrip(os.sep) for d in scope_dirs if d.endswith(os.sep)]
         self.torch = never_user()
         self.factory_file = os.path.realpath(os.path.join(ROOT, entry.path))
 
     def in_library(self, path: str | None) -> bool:
-        return bool(path) and self.scope(path) and os.path.realpath(path) != self.factory_file
+        """A file of the library's own package (not the factory, not code it generates elsewhere at run time)."""
+        if not path:
+            return False
+        real = os.path.realpath(path)
+        return real != self.factory_file and any(real.startswith(os.path.join(r, "")) for r in self.package_dirs)
 
     def is_torch(self, path: str | None) -> bool:
         return bool(path) and os.path.realpath(path).startswith(self.torch)
@@ -251,12 +256,14 @@ def run_model(entry: Entry) -> list[dict]:
         script_events, script = _run_script(entry, paths, scope_dirs)
         events += script_events
     coverage = {paths.rel(f): _ranges(v) for f, v in payload.get("coverage", {}).items() if paths.in_library(f)}
+    first_set = {paths.rel(f): _ranges(v) for f, v in payload.get("coverage_first_set", {}).items()
+                 if paths.in_library(f)}
     model = {"record": "model", "model": entry.name, "library": entry.library, "package": entry.package,
              "doc": entry.doc, "versions": _versions(entry), "torch": payload.get("torch"),
              "python": platform.python_version(), "status": run.status, "reason": run.reason,
              **script, "input_sets": payload.get("input_sets", 0),
              "calls": CALLS, "wall_s": round(time.monotonic() - started, 1), "timings": payload.get("timings", {}),
-             "coverage": coverage}
+             "coverage": coverage, "coverage_first_set": first_set}
     if run.status != "ok":
         events.append(_event(paths, "model", "target_failed", None, None, message=run.reason, why_not=NO_LINE))
     return [model] + events

@@ -138,6 +138,7 @@ def score(events_path: str, cache: str) -> dict:
     models, events = load(events_path)
     libraries: dict[str, dict] = {}
     coverage: dict[tuple[str, str], set[int]] = defaultdict(set)
+    first_set: dict[tuple[str, str], set[int]] = defaultdict(set)  # what trace and export ran (input set 0)
     unchecked: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)  # TorchScript's stubbed methods
     for m in models:
         for rel, first, last in m.get("script_unchecked", []):
@@ -147,19 +148,33 @@ def score(events_path: str, cache: str) -> dict:
         lib["models"] += 1
         for rel, ranges in m["coverage"].items():
             coverage[(m["library"], rel)] |= _lines(ranges)
+        for rel, ranges in m.get("coverage_first_set", {}).items():
+            first_set[(m["library"], rel)] |= _lines(ranges)
     roots = {name: source_root(name, lib["package"], lib["version"], cache) for name, lib in libraries.items()}
     frames = Frames(roots)
     claims: list[dict] = []
     lines_linted: dict[str, int] = {}
     for name in libraries:
-        files = sorted(rel for (lib, rel) in coverage if lib == name and os.path.isfile(os.path.join(roots[name], rel)))
+        files = {rel for (lib, rel) in coverage if lib == name and os.path.isfile(os.path.join(roots[name], rel))}
+        # with the packages' __init__.py files, whose re-exports (`from ._x import f`) name what the others import
+        for rel in list(files):
+            parent = os.path.dirname(rel)
+            while parent and not os.path.isabs(parent):
+                init = os.path.join(parent, "__init__.py")
+                if os.path.isfile(os.path.join(roots[name], init)):
+                    files.add(init)
+                parent = os.path.dirname(parent)
+        files = sorted(files)
         lines_linted[name] = sum(sum(1 for _ in open(os.path.join(roots[name], f), encoding="utf-8")) for f in files)
         for c in claims_from_sarif(lint_sarif(roots[name], files)):
             c["library"] = name
             claims.append(c)
 
-    def ran(c: dict) -> bool:
-        cov = coverage.get((c["library"], c["file"]), set())
+    def ran(c: dict, target: str) -> bool:
+        # torch.jit.trace and torch.export run the first input set only: a line only other sets reach is
+        # not exercised by them
+        lines = first_set if target in ("trace", "export") else coverage
+        cov = lines.get((c["library"], c["file"]), set())
         return any(n in cov for n in range(c["line"], c["end_line"] + 1))
 
     # Event sites: (target, library, file, line); recompiles by frame (start, end).
@@ -199,7 +214,7 @@ def score(events_path: str, cache: str) -> dict:
         claim_sites: dict[tuple, dict] = {}
         for c in mine:
             claim_sites.setdefault((c["library"], c["file"], c["line"]), c)
-        ran_sites = [c for c in claim_sites.values() if ran(c)]
+        ran_sites = [c for c in claim_sites.values() if ran(c, t)]
         right = [c for c in ran_sites if any(matches(t, c, k) for k in sites[t])]
         # In a method TorchScript stopped checking at an earlier error, a claim is neither right nor wrong.
         masked = [c for c in ran_sites if t == "torchscript" and c not in right and any(

@@ -353,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
     _STATE["timings"]["eager"] = round(time.perf_counter() - t, 4)
     _STATE["coverage"] = coverage.as_json()
     _STATE["module_coverage"] = coverage.module_json()
+    # the lines the first input set ran: what torch.jit.trace and torch.export run, on that set alone
+    _STATE["coverage_first_set"] = {f: sorted(int(n) for n in hits) for f, hits in
+                                    (coverage.set_hits[0] if coverage.set_hits else {}).items()}
     coverage.changed_attrs = isolate.changed_attrs(attrs)
     _write()
 
