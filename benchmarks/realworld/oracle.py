@@ -214,7 +214,7 @@ def _script_events(paths: Paths, result: dict) -> list[dict]:
 def _script_unchecked(paths: Paths, result: dict) -> list[list]:
     """[file, first, last] of the methods whose lines after their first error TorchScript never checked."""
     spans = {(paths.rel(f), a, b) for cls in result.get("classes", []) for f, a, b in cls.get("stubbed", [])
-             if paths.in_library(f)}
+             if f and paths.in_library(f)}
     return [list(s) for s in sorted(spans)]
 
 
@@ -227,6 +227,12 @@ def _run_script(entry: Entry, paths: Paths, scope_dirs: list[str]) -> tuple[list
     return _script_events(paths, payload), {"script_status": script.status,
                                             "classes_scripted": len(payload.get("classes", [])),
                                             "script_unchecked": _script_unchecked(paths, payload)}
+
+
+def _coverage_fields(paths: Paths, payload: dict) -> dict:
+    """The library lines the eager run executed (all input sets, and the first alone), as ranges per file."""
+    return {key: {paths.rel(f): _ranges(v) for f, v in payload.get(key, {}).items() if paths.in_library(f)}
+            for key in ("coverage", "coverage_first_set")}
 
 
 def _versions(entry: Entry) -> dict:
@@ -255,15 +261,13 @@ def run_model(entry: Entry) -> list[dict]:
     if run.status == "ok":
         script_events, script = _run_script(entry, paths, scope_dirs)
         events += script_events
-    coverage = {paths.rel(f): _ranges(v) for f, v in payload.get("coverage", {}).items() if paths.in_library(f)}
-    first_set = {paths.rel(f): _ranges(v) for f, v in payload.get("coverage_first_set", {}).items()
-                 if paths.in_library(f)}
+
     model = {"record": "model", "model": entry.name, "library": entry.library, "package": entry.package,
              "doc": entry.doc, "versions": _versions(entry), "torch": payload.get("torch"),
              "python": platform.python_version(), "status": run.status, "reason": run.reason,
              **script, "input_sets": payload.get("input_sets", 0),
              "calls": CALLS, "wall_s": round(time.monotonic() - started, 1), "timings": payload.get("timings", {}),
-             "coverage": coverage, "coverage_first_set": first_set}
+             **_coverage_fields(paths, payload)}
     if run.status != "ok":
         events.append(_event(paths, "model", "target_failed", None, None, message=run.reason, why_not=NO_LINE))
     return [model] + events
@@ -292,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--library", action="append", default=[], help="only this library's models")
     parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument("--out", default=EVENTS)
+    parser.add_argument("--coverage-only", action="store_true",
+                        help="re-run only the eager run's line coverage of models already recorded")
     parser.add_argument("--script-only", action="store_true",
                         help="re-run only the per-class TorchScript check of models already recorded")
     ns = parser.parse_args(argv)
@@ -311,8 +317,24 @@ def main(argv: list[str] | None = None) -> int:
         head.update(fields)
         return [head] + [r for r in mine if r["record"] == "event" and r["target"] != "torchscript"] + events
 
+    def coverage_only(entry: Entry) -> list[dict]:
+        """The eager run again, for its coverage fields; events kept."""
+        mine = [r for r in records if r["model"] == entry.name]
+        head = next((r for r in mine if r["record"] == "model"), None)
+        if head is None or head["status"] != "ok":
+            return mine or run_model(entry)
+        scope_dirs = resolve([entry.package])
+        paths = Paths(entry, scope_dirs)
+        run = probe_one(entry.target, checks=[], base=ROOT, timeout=TIMEOUT_S, memory_mb=MEMORY_MB,
+                        scope=scope_dirs, isolate=False)
+        payload = run.payload or {}
+        if run.status == "ok":
+            head.update(_coverage_fields(paths, payload))
+        return mine
+
     def one(entry: Entry) -> list[dict]:
-        result = script_only(entry) if ns.script_only else run_model(entry)
+        result = (script_only(entry) if ns.script_only else coverage_only(entry) if ns.coverage_only
+                  else run_model(entry))
         head = result[0]
         scorable = sum(1 for r in result[1:] if r["scorable"])
         print(f"{entry.name}: {head['status']} in {head['wall_s']}s, {len(result) - 1} events "

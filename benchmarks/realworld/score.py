@@ -140,6 +140,17 @@ def score(events_path: str, cache: str) -> dict:
     coverage: dict[tuple[str, str], set[int]] = defaultdict(set)
     first_set: dict[tuple[str, str], set[int]] = defaultdict(set)  # what trace and export ran (input set 0)
     unchecked: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)  # TorchScript's stubbed methods
+    # A check that stopped on its own error (Dynamo raising, export failing, trace failing) did not look at the
+    # rest of that model: its lines are checked by that target only through other models.
+    stopped = defaultdict(set)
+    for e in events:
+        if e["kind"] in ("dynamo_error",):
+            stopped[e["model"]] |= {"dynamo", "recompile"}
+        elif e["kind"] in ("export_error", "trace_error"):
+            stopped[e["model"]].add(e["target"])
+        elif e["kind"] == "target_failed":
+            stopped[e["model"]] |= set(TARGETS)
+    checked: dict[str, dict[tuple[str, str], set[int]]] = {t: defaultdict(set) for t in TARGETS}
     for m in models:
         for rel, first, last in m.get("script_unchecked", []):
             unchecked[(m["library"], rel)].append((first, last))
@@ -150,6 +161,10 @@ def score(events_path: str, cache: str) -> dict:
             coverage[(m["library"], rel)] |= _lines(ranges)
         for rel, ranges in m.get("coverage_first_set", {}).items():
             first_set[(m["library"], rel)] |= _lines(ranges)
+        for t in TARGETS:
+            if t not in stopped[m["model"]]:
+                for rel, ranges in m.get("coverage_first_set" if t in ("trace", "export") else "coverage", {}).items():
+                    checked[t][(m["library"], rel)] |= _lines(ranges)
     roots = {name: source_root(name, lib["package"], lib["version"], cache) for name, lib in libraries.items()}
     frames = Frames(roots)
     claims: list[dict] = []
@@ -170,10 +185,11 @@ def score(events_path: str, cache: str) -> dict:
             c["library"] = name
             claims.append(c)
 
-    def ran(c: dict, target: str) -> bool:
+    def ran(c: dict, target: str, lines: dict | None = None) -> bool:
         # torch.jit.trace and torch.export run the first input set only: a line only other sets reach is
         # not exercised by them
-        lines = first_set if target in ("trace", "export") else coverage
+        if lines is None:
+            lines = first_set if target in ("trace", "export") else coverage
         cov = lines.get((c["library"], c["file"]), set())
         return any(n in cov for n in range(c["line"], c["end_line"] + 1))
 
@@ -216,9 +232,11 @@ def score(events_path: str, cache: str) -> dict:
             claim_sites.setdefault((c["library"], c["file"], c["line"]), c)
         ran_sites = [c for c in claim_sites.values() if ran(c, t)]
         right = [c for c in ran_sites if any(matches(t, c, k) for k in sites[t])]
-        # In a method TorchScript stopped checking at an earlier error, a claim is neither right nor wrong.
-        masked = [c for c in ran_sites if t == "torchscript" and c not in right and any(
-            a <= c["line"] <= b for a, b in unchecked.get((c["library"], c["file"]), ()))]
+        # Where torch stopped checking before the line (TorchScript at an earlier error of the method or class,
+        # Dynamo/export/trace at an error of every model that ran it), a claim is neither right nor wrong.
+        masked = [c for c in ran_sites if c not in right and (
+            (t == "torchscript" and any(a <= c["line"] <= b for a, b in unchecked.get((c["library"], c["file"]), ())))
+            or (t != "torchscript" and not ran(c, t, checked[t])))]
         exercised = [c for c in ran_sites if c not in masked]
         gb_agree = sum(1 for c in right if t == "dynamo" and c["gb_id"] and
                        any(matches(t, c, k) and c["gb_id"] in sites[t][k]["gb_ids"] for k in sites[t]))

@@ -48,7 +48,21 @@ def _script_one(instance, is_user_file) -> dict:  # noqa: ANN001
         errors += [{"file": e["file"], "line": e["line"], "error": e["error"], "function": e["function"]}
                    for e in more["errors"]]
         stubbed = more["stubbed"]  # [file, first line, last line] of each method stubbed after its error
+        if not more["clean_after"]:
+            # the stub-and-retry stopped short (an error outside a method, a stub that fails itself, the
+            # round limit): nothing after it in the class was checked
+            stubbed = stubbed + [_class_span(type(instance))]
+    else:
+        stubbed = [_class_span(type(instance))]
     return {"ok": False, "errors": errors, "stubbed": stubbed}
+
+
+def _class_span(cls: type) -> list:
+    try:
+        lines, start = inspect.getsourcelines(cls)
+        return [inspect.getsourcefile(cls), start, start + len(lines) - 1]
+    except (OSError, TypeError):
+        return [None, 0, 0]
 
 
 def main(argv: list[str] | None = None) -> int:
