@@ -224,9 +224,16 @@ def _run_script(entry: Entry, paths: Paths, scope_dirs: list[str]) -> tuple[list
                            *[a for d in scope_dirs for a in ("--scope", d)]],
                           timeout=TIMEOUT_S, memory_mb=MEMORY_MB, cwd=ROOT)
     payload = script.payload or {}
-    return _script_events(paths, payload), {"script_status": script.status,
-                                            "classes_scripted": len(payload.get("classes", [])),
-                                            "script_unchecked": _script_unchecked(paths, payload)}
+    classes = payload.get("classes", [])
+    clean = sorted({(paths.rel(c["span"][0]), c["span"][1], c["span"][2]) for c in classes
+                    if c.get("ok") and c.get("span") and c["span"][0] and paths.in_library(c["span"][0])})
+    return _script_events(paths, payload), {
+        "script_status": script.status, "classes_scripted": len(classes),
+        "script_unchecked": _script_unchecked(paths, payload),
+        # the model's own class scripted with no error: every line its run reached was compiled by TorchScript
+        "script_root_ok": any(c.get("root") and c.get("ok") for c in classes),
+        # classes that scripted with no error: their own lines were compiled
+        "script_clean": [list(c) for c in clean]}
 
 
 def _coverage_fields(paths: Paths, payload: dict) -> dict:
@@ -257,7 +264,8 @@ def run_model(entry: Entry) -> list[dict]:
     events += _dynamo_events(paths, checks.get("dynamo", {}))
     events += _trace_events(paths, checks.get("trace", {}))
     events += _export_events(paths, checks.get("export", {}))
-    script = {"script_status": "not run", "classes_scripted": 0, "script_unchecked": []}
+    script = {"script_status": "not run", "classes_scripted": 0, "script_unchecked": [], "script_root_ok": False,
+              "script_clean": []}
     if run.status == "ok":
         script_events, script = _run_script(entry, paths, scope_dirs)
         events += script_events

@@ -151,6 +151,9 @@ def score(events_path: str, cache: str) -> dict:
         elif e["kind"] == "target_failed":
             stopped[e["model"]] |= set(TARGETS)
     checked: dict[str, dict[tuple[str, str], set[int]]] = {t: defaultdict(set) for t in TARGETS}
+    # TorchScript compiles what a class reaches, whether it ran or not, and stops at its first error: a line
+    # is checked by it when it ran in a model whose own class scripted with no error, or lies in a class that did.
+    script_clean: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
     for m in models:
         for rel, first, last in m.get("script_unchecked", []):
             unchecked[(m["library"], rel)].append((first, last))
@@ -161,6 +164,10 @@ def score(events_path: str, cache: str) -> dict:
             coverage[(m["library"], rel)] |= _lines(ranges)
         for rel, ranges in m.get("coverage_first_set", {}).items():
             first_set[(m["library"], rel)] |= _lines(ranges)
+        for rel, first, last in m.get("script_clean", []):
+            script_clean[(m["library"], rel)].append((first, last))
+        if not m.get("script_root_ok"):
+            stopped[m["model"]].add("torchscript")
         for t in TARGETS:
             if t not in stopped[m["model"]]:
                 for rel, ranges in m.get("coverage_first_set" if t in ("trace", "export") else "coverage", {}).items():
@@ -235,7 +242,9 @@ def score(events_path: str, cache: str) -> dict:
         # Where torch stopped checking before the line (TorchScript at an earlier error of the method or class,
         # Dynamo/export/trace at an error of every model that ran it), a claim is neither right nor wrong.
         masked = [c for c in ran_sites if c not in right and (
-            (t == "torchscript" and any(a <= c["line"] <= b for a, b in unchecked.get((c["library"], c["file"]), ())))
+            (t == "torchscript" and (any(a <= c["line"] <= b for a, b in unchecked.get((c["library"], c["file"]), ()))
+                                     or not (ran(c, t, checked[t]) or any(a <= c["line"] <= b for a, b in
+                                             script_clean.get((c["library"], c["file"]), ())))))
             or (t != "torchscript" and not ran(c, t, checked[t])))]
         exercised = [c for c in ran_sites if c not in masked]
         gb_agree = sum(1 for c in right if t == "dynamo" and c["gb_id"] and
@@ -250,6 +259,9 @@ def score(events_path: str, cache: str) -> dict:
             "precision": round(len(right) / len(exercised), 3) if exercised else None,
             "not_exercised": len(claim_sites) - len(ran_sites), "masked": len(masked),
             "unscorable": dict(unscorable[t].most_common()),
+            "by_rule": {rule: {"right": sum(1 for c in right if c["rule"] == rule),
+                               "wrong": sum(1 for c in exercised if c["rule"] == rule and c not in right)}
+                        for rule in sorted({c["rule"] for c in exercised})},
             "wrong": sorted(f"{c['library']}:{c['file']}:{c['line']} {c['rule']}" for c in exercised if c not in right),
             "missed": sorted(f"{k[0]}:{k[1]}:{k[2] if t != 'recompile' else k[2][0]}" for k in scorable if k not in found),
         }

@@ -7,7 +7,8 @@ runs `torch.jit.script` on the first instance of that class. After an error the 
 failing method stubbed (`@torch.jit.unused`: compilelint.runtime_probe.isolate.isolate_script_bodies), so the
 errors after the first show too. One class's failure, hang or crash never hides another's. Writes
 {"classes": [{"class", "file", "ok", "errors": [{"file", "line", "error", "function"}], "stubbed", "status"}]}:
-`stubbed` spans are methods whose lines after their first error TorchScript never checked.
+`stubbed` spans are methods whose lines after their first error TorchScript never checked; `span` is the
+class's source, `root` marks the model's own class.
 """
 
 from __future__ import annotations
@@ -90,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
             classes.append((type(m), m))
     out: dict = {"classes": []}
     for cls, instance in classes:
-        record = {"class": f"{cls.__module__}.{cls.__qualname__}", "file": inspect.getsourcefile(cls)}
+        record = {"class": f"{cls.__module__}.{cls.__qualname__}", "file": inspect.getsourcefile(cls),
+                  "span": _class_span(cls), "root": instance is model}
         fd, path = tempfile.mkstemp(suffix=".json")
         os.close(fd)
         started = time.monotonic()
