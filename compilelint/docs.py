@@ -15,6 +15,9 @@ def render_rule_doc(rule: type[Rule]) -> str:
         lines.append(f"Applies to torch {rule.min_torch or 'any'} to {rule.max_torch or 'current'}.")
     if rule.has_fix:
         lines.append("Fix available (`--fix`).")
+    if rule.opt_in:
+        lines.append(f"Opt-in: runs only when selected by its code (`select = [\"{rule.code}\"]`), never "
+                     "through `ALL` or a prefix.")
     doc = rule.doc
     if doc is not None:
         lines += ["", "## What it does", doc.what, "", "## Why is this bad?", doc.why, "", "## Example",
@@ -30,7 +33,8 @@ def render_index(rules: dict[str, type[Rule]]) -> str:
              "| code | name | family | targets | severity | fix | Dynamo id |", "|---|---|---|---|---|---|---|"]
     for code, rule in rules.items():
         lines.append(f"| [{code}]({code}.md) | {rule.name} | {rule.family} | {', '.join(rule.targets)} | "
-                     f"{rule.severity} | {'yes' if rule.has_fix else ''} | {rule.gb_id or ''} |")
+                     f"{rule.severity}{' (opt-in)' if rule.opt_in else ''} | {'yes' if rule.has_fix else ''} | "
+                     f"{rule.gb_id or ''} |")
     return "\n".join(lines) + "\n"
 
 

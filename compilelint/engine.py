@@ -42,6 +42,9 @@ def selected_rules(config: Config) -> list[str]:
     rules = all_rules()
     codes = list(rules)
     chosen = select_codes(codes, config.select) | select_codes(codes, config.extend_select)
+    # an opt-in rule runs only where its own code is selected, never through "ALL" or a prefix
+    named = {s.strip().upper() for s in [*config.select, *config.extend_select]}
+    chosen = {c for c in chosen if not rules[c].opt_in or c in named}
     chosen -= select_codes(codes, config.ignore)
     enabled_targets = set(config.targets)
     return sorted(c for c in chosen if (set(rules[c].targets) & enabled_targets or not rules[c].targets)

@@ -84,6 +84,9 @@ class Rule:
     # A project's `torch-version` outside the range turns the rule off.
     min_torch: ClassVar[str | None] = None
     max_torch: ClassVar[str | None] = None
+    # Runs only when its own code is selected (`select = ["TR315"]`), never through "ALL" or a prefix: a claim
+    # real torch does not show on the real-world models' inputs (benchmarks/realworld), kept for who asks.
+    opt_in: ClassVar[bool] = False
     # "high" / "medium" / "low", as SARIF's properties.precision.
     precision: ClassVar[str] = "high"
     has_fix: ClassVar[bool] = False
