@@ -239,3 +239,39 @@ def test_size_handed_to_a_helper_is_no_data_dependent_branch(tmp_path):
     assert line not in {b.lineno for b in report.breaks if b.filename == str(path)}, report.breaks
     exported = observe.run_export(model, sets[0])
     assert exported.ok, exported.error
+
+
+COMPILING_WRAPPER = '''\
+import torch
+
+
+def is_compiling() -> bool:
+    return torch.compiler.is_compiling()
+
+
+class M(torch.nn.Module):
+    def forward(self, x, sigma):
+        if not is_compiling():
+            positive = bool((sigma > 0).all())  # <- never traced: the wrapper folds to True under compile
+            if not positive:
+                raise ValueError("sigma must be positive")
+        if x.device.type == "cpu" and not is_compiling() and not x.is_pinned():  # <- short-circuit
+            x = x * 2
+        return x * sigma
+'''
+
+
+def test_wrapper_of_is_compiling_and_short_circuit_prune_branches(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.runtime_probe import observe
+
+    path, found = _lint(tmp_path, COMPILING_WRAPPER, "wrapper.py")
+    lines = {_line(COMPILING_WRAPPER, "# <- never traced"), _line(COMPILING_WRAPPER, "# <- short-circuit")}
+    assert not {(c, n) for c, n in found if n in lines and c[:2] in ("GB", "EX")}, found
+    model = _load(path)
+    sets = [(torch.randn(3), torch.ones(3)), (torch.randn(5), 2 * torch.ones(5))]
+    report = observe.run_dynamo(model, sets)
+    assert not {b.lineno for b in report.breaks if b.filename == str(path)}, report.breaks
+    assert observe.run_export(model, sets[0]).ok
+    # eager (and trace) run the check: the trace rules still see it
+    assert ("TR302", _line(COMPILING_WRAPPER, "# <- never traced")) in found

@@ -151,6 +151,7 @@ def score(events_path: str, cache: str) -> dict:
         elif e["kind"] == "target_failed":
             stopped[e["model"]] |= set(TARGETS)
     checked: dict[str, dict[tuple[str, str], set[int]]] = {t: defaultdict(set) for t in TARGETS}
+    skipped: dict[str, dict[tuple[str, str], set[int]]] = defaultdict(dict)
     # TorchScript compiles what a class reaches, whether it ran or not, and stops at its first error: a line
     # is checked by it when it ran in a model whose own class scripted with no error, or lies in a class that did.
     script_clean: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
@@ -168,12 +169,28 @@ def score(events_path: str, cache: str) -> dict:
             script_clean[(m["library"], rel)].append((first, last))
         if not m.get("script_root_ok"):
             stopped[m["model"]].add("torchscript")
-        for t in TARGETS:
+        for t in ("torchscript", "trace", "export"):  # Dynamo's checked lines are known once frames are read
             if t not in stopped[m["model"]]:
                 for rel, ranges in m.get("coverage_first_set" if t in ("trace", "export") else "coverage", {}).items():
                     checked[t][(m["library"], rel)] |= _lines(ranges)
     roots = {name: source_root(name, lib["package"], lib["version"], cache) for name, lib in libraries.items()}
     frames = Frames(roots)
+    # A frame Dynamo skipped whole (a break in a loop, GB7000) runs eagerly: its lines were not traced for that
+    # model, so a Dynamo claim there is checked only through other models.
+    for e in events:
+        if e["kind"] == "frame_skipped" and e["file"] and e["library"] in roots:
+            spans = [(a, b) for a, _, b in frames.spans(e["library"], e["file"]) if a <= e["line"] <= b]
+            if spans:
+                a, b = max(spans)
+                model_cov = skipped[e["model"]].setdefault((e["library"], e["file"]), set())
+                model_cov.update(range(a, b + 1))
+    for m in models:
+        for t in ("dynamo", "recompile"):
+            if t in stopped[m["model"]]:
+                continue
+            for rel, ranges in m.get("coverage", {}).items():
+                key = (m["library"], rel)
+                checked[t][key] |= _lines(ranges) - skipped[m["model"]].get(key, set())
     claims: list[dict] = []
     lines_linted: dict[str, int] = {}
     for name in libraries:

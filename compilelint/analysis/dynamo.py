@@ -1707,12 +1707,32 @@ def _is_compiling_test(test: cst.BaseExpression, ctx: "RuleContext", names: set[
     if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         inner = _is_compiling_test(test.expression, ctx, names)
         return None if inner is None else not inner
-    if type(test) is cst.Call and not test.args and (ctx.qualify(test.func) or "") in names:
-        return True
+    if type(test) is cst.Call and not test.args:
+        called = ctx.qualify(test.func) or ""
+        # torch's own check, or a library's wrapper of it named the same (`kornia.core.utils.is_compiling`,
+        # `torchvision._is_tracing`): the compiler inlines the wrapper and folds it to the same constant
+        if called in names or (called.rsplit(".", 1)[-1].lstrip("_") in _wrapper_names(names)
+                               and not called.startswith("torch.")):
+            return True
+    if type(test) is cst.BooleanOperation:
+        left, right = _is_compiling_test(test.left, ctx, names), _is_compiling_test(test.right, ctx, names)
+        if type(test.operator) is cst.And:
+            return False if False in (left, right) else True if left is True and right is True else None
+        return True if True in (left, right) else False if left is False and right is False else None
     if (type(test) is cst.Attribute and type(test.value) is cst.Name and test.value.value == "self"
             and ctx.class_facts is not None and test.attr.value in ctx.class_facts.off_flags):
         return False
     return None
+
+
+def _wrapper_names(names: set[str] | frozenset[str]) -> frozenset[str]:
+    cached = _WRAPPERS.get(id(names))
+    if cached is None:
+        cached = _WRAPPERS[id(names)] = frozenset(n.rsplit(".", 1)[-1].lstrip("_") for n in names)
+    return cached
+
+
+_WRAPPERS: dict[int, frozenset[str]] = {}
 
 
 def dead_under_trace(ctx: "RuleContext", node: cst.CSTNode) -> bool:
@@ -1739,6 +1759,14 @@ def dead_under_dynamo(ctx: "RuleContext", node: cst.CSTNode, names: set[str] = _
     switched-off flag (`if self.debug:`), whose value Dynamo specializes on."""
     ancestors = ctx.ancestors
     for i, anc in enumerate(ancestors):
+        if type(anc) is cst.BooleanOperation:
+            # `not is_compiling() and t.is_pinned()`: the right side never runs where the left decides
+            nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
+            if nxt is anc.right:
+                left = _is_compiling_test(anc.left, ctx, names)
+                if left is (type(anc.operator) is cst.Or):
+                    return True
+            continue
         if type(anc) not in (cst.If, cst.IfExp):
             continue
         nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
