@@ -105,6 +105,8 @@ def test_helper_parameters_hold_what_callers_pass():
 
             def forward(self, x):
                 h = x.shape[-1]
+                rows, cols = x.shape[-2:]
+                self.helper(rows, False)
                 y = pad_to(x, h // 2, 0.5)
                 y = y + scale(x, self.k) + scale(x, 3)
                 return self.helper(x.size(0), True) + y

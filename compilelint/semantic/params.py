@@ -102,8 +102,15 @@ class _Function:
         self.defaults = self._defaults()
         self.locals: dict[str, list[ast.expr]] = {}
         for stmt in ast.walk(node):
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-                self.locals.setdefault(stmt.targets[0].id, []).append(stmt.value)
+            if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+                continue
+            target = stmt.targets[0]
+            if isinstance(target, ast.Name):
+                self.locals.setdefault(target.id, []).append(stmt.value)
+            elif isinstance(target, (ast.Tuple, ast.List)):  # `h, w = x.shape[-2:]`: one element each
+                for i, el in enumerate(target.elts):
+                    if isinstance(el, ast.Name):
+                        self.locals.setdefault(el.id, []).append(_Element(stmt.value, i))
 
     def _defaults(self) -> dict[str, ast.expr]:
         args = self.node.args
@@ -216,6 +223,12 @@ class ParamKinds:
     def _kind(self, expr: ast.expr, where: _Function, depth: int) -> Kind:
         if depth > 4:
             return Kind.UNKNOWN
+        if isinstance(expr, _Element):
+            if isinstance(expr.value, (ast.Tuple, ast.List)):
+                elts = expr.value.elts
+                return self._kind(elts[expr.index], where, depth + 1) if expr.index < len(elts) else Kind.UNKNOWN
+            whole = self._kind(expr.value, where, depth + 1)
+            return {Kind.SHAPE: Kind.SIZE, Kind.TENSORS: Kind.TENSOR}.get(whole, Kind.UNKNOWN)
         if isinstance(expr, ast.Constant):
             if expr.value is None:
                 return Kind.NONE
@@ -348,6 +361,15 @@ class ParamKinds:
                         and f.attr in fn.owner.attrs):
                     return True
         return False
+
+
+class _Element(ast.expr):
+    """Element `index` of what `value` unpacks to (a local bound by a tuple assignment)."""
+
+    def __init__(self, value: ast.expr, index: int) -> None:
+        super().__init__()
+        self.value = value
+        self.index = index
 
 
 def _arith(a: Kind, b: Kind) -> Kind:
