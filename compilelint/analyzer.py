@@ -8,6 +8,7 @@ to a single walk over each tree: a second walk would cost as much as the parse.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import sys
 import warnings
@@ -119,18 +120,14 @@ class RuleContext:
         self.script_facts = FunctionFacts(self.aliases, None)
         self.runtime_facts = self.script_facts
         self.views: tuple[FunctionFacts, ...] = (self.script_facts,)
+        # `facts`: the current rule's view. The analyzer switches it with the rule only where the views differ
+        # (`split`), which keeps the hot dispatch loops to one attribute test.
+        self.facts = self.script_facts
+        self.split = False
         self.ancestors: list[cst.CSTNode] = []
         self.loop_depth = 0
         self.rule: Rule | None = None
         self.decorators: list[str] = []
-
-    @property
-    def facts(self) -> FunctionFacts:
-        """The current rule's view of the function's values (see `views`)."""
-        rule = self.rule
-        if rule is not None and rule.family in _SCRIPT_FAMILIES:
-            return self.script_facts
-        return self.runtime_facts
 
     def qualify(self, expr: cst.BaseExpression) -> str | None:
         return qualify(expr, self.script_facts.aliases)
@@ -266,6 +263,8 @@ class _GatedCalls:
         for i in picked:
             rule, method = entries[i]
             ctx.rule = rule
+            if ctx.split:
+                ctx.facts = ctx.script_facts if rule.family in _SCRIPT_FAMILIES else ctx.runtime_facts
             method(node, ctx)
 
 
@@ -288,9 +287,10 @@ class FileAnalyzer:
         self.module: cst.Module
 
     # -- entry --------------------------------------------------------------------------------
-    def run(self, module: cst.Module, source: bytes | None = None) -> None:
+    def run(self, module: cst.Module, source: bytes | None = None, tree: "ast.Module | None" = None) -> None:
         self.module = module
-        self.param_kinds = ParamKinds.from_source(source if source is not None else module.code)
+        text = source if source is not None else module.code
+        self.param_kinds = ParamKinds.from_tree(tree, text) if tree is not None else ParamKinds.from_source(text)
         self._collect_module_imports(module.body)
         self._returns_tensor = self._tensor_returning(module.body)
         module_key = f"{self.module_name}:<module>"
@@ -408,10 +408,13 @@ class FileAnalyzer:
             ctx.runtime_facts.returns_tensor = returns_tensor
             ctx.runtime_facts.bind_params(node, assume_tensor=True, runtime=runtime)
             ctx.views = (ctx.script_facts, ctx.runtime_facts)
+            ctx.split = True
         self._current_calls = info.calls
         self._current_info = info
         for rule in self.rules:
             ctx.rule = rule
+            if ctx.split:
+                ctx.facts = ctx.script_facts if rule.family in _SCRIPT_FAMILIES else ctx.runtime_facts
             rule.begin_function(ctx)
         self._dispatch(node)
         self.ctx.ancestors.append(node)
@@ -421,6 +424,8 @@ class FileAnalyzer:
         self.ctx.ancestors.pop()
         for rule in self.rules:
             ctx.rule = rule
+            if ctx.split:
+                ctx.facts = ctx.script_facts if rule.family in _SCRIPT_FAMILIES else ctx.runtime_facts
             rule.end_function(ctx)
         self._current_calls = None
         self._end_scope()
@@ -436,8 +441,9 @@ class FileAnalyzer:
         ctx.class_facts = class_facts
         ctx.function = None
         ctx.decorators = []
-        ctx.script_facts = ctx.runtime_facts = FunctionFacts(dict(self.aliases), class_facts)
+        ctx.script_facts = ctx.runtime_facts = ctx.facts = FunctionFacts(dict(self.aliases), class_facts)
         ctx.views = (ctx.script_facts,)
+        ctx.split = False
         ctx.ancestors = []
         ctx.loop_depth = 0
 
@@ -451,6 +457,8 @@ class FileAnalyzer:
             ctx = self.ctx
             for rule, method in handlers:
                 ctx.rule = rule
+                if ctx.split:
+                    ctx.facts = ctx.script_facts if rule.family in _SCRIPT_FAMILIES else ctx.runtime_facts
                 method(node, ctx)
 
     def _walk_block(self, block: cst.BaseSuite) -> None:
@@ -586,6 +594,8 @@ class FileAnalyzer:
         if handlers:
             for rule, method in handlers:
                 ctx.rule = rule
+                if ctx.split:
+                    ctx.facts = ctx.script_facts if rule.family in _SCRIPT_FAMILIES else ctx.runtime_facts
                 method(node, ctx)
         category = _CATEGORY.get(node_type)
         if category is None:
@@ -735,13 +745,14 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
     old_limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(old_limit, 20000))
-        analyzer.run(module, source)
+        tree = python_ast(source)  # Python's own parse, shared by the semantic model and positions
+        analyzer.run(module, source, tree)
     except RecursionError:
         return _syntax_error(path, 1, 0, "file is too deeply nested to analyze")
     finally:
         sys.setrecursionlimit(old_limit)
     return FileResult(path=path, summary=analyzer.summary,
-                      findings=_to_findings(path, module, source, analyzer, all_positions))
+                      findings=_to_findings(path, module, source, analyzer, all_positions, tree))
 
 
 def _syntax_error(path: str, line: int, col: int, message: str) -> FileResult:
@@ -783,8 +794,17 @@ def _locally_compiled(summary: FileSummary) -> set[str]:
     return reached
 
 
+def python_ast(source: bytes) -> "ast.Module | None":
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+
 def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAnalyzer,
-                 all_positions: bool = True) -> list[tuple[Finding, str, bool]]:
+                 all_positions: bool = True, tree: "ast.Module | None" = None) -> list[tuple[Finding, str, bool]]:
     anywhere = {r.code for r in analyzer.rules if r.applies_to == "anywhere"}
     module_key = f"{analyzer.module_name}:<module>"
     # Module-level code is never compiled: only rules that apply anywhere report there.
@@ -800,7 +820,7 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
     fix_spans: dict[int, tuple[int, int, int, int]] = {}
     positions = positions_of(module, nodes, {c.statement for c in positioned},
                              inclusive=[c.fix[0] for c in positioned if c.fix], inclusive_out=fix_spans,
-                             starts=statement_lines(module, source) if positioned else None)
+                             starts=statement_lines(module, source, tree) if positioned else None)
     text = source.decode(module.encoding, errors="replace")
     lines = text.splitlines()
     suppressions = Suppressions.from_lines(lines)

@@ -86,14 +86,15 @@ class _SelectivePositionState(CodegenState):
         self.ranges[id(node)] = (start[0], start[1], end[0], end[1])
 
 
-def statement_lines(module: cst.Module, source: bytes) -> list[int] | None:
+def statement_lines(module: cst.Module, source: bytes, tree: ast.Module | None = None) -> list[int] | None:
     """The line on which each top-level statement's code begins (its leading blank and comment lines
     included), read from Python's own parser, which is much cheaper than generating the statements' code
     to count their lines. None when the two parsers' statements cannot be matched one to one."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
+    if tree is None:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            return None
     firsts: list[int] = []
     end = 0
     for node in tree.body:

@@ -100,17 +100,25 @@ class _Function:
         self.open = _open_params(node, owner is not None)
         self.params = {a.arg: a for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
         self.defaults = self._defaults()
-        self.locals: dict[str, list[ast.expr]] = {}
-        for stmt in ast.walk(node):
-            if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
-                continue
-            target = stmt.targets[0]
-            if isinstance(target, ast.Name):
-                self.locals.setdefault(target.id, []).append(stmt.value)
-            elif isinstance(target, (ast.Tuple, ast.List)):  # `h, w = x.shape[-2:]`: one element each
-                for i, el in enumerate(target.elts):
-                    if isinstance(el, ast.Name):
-                        self.locals.setdefault(el.id, []).append(_Element(stmt.value, i))
+        self._locals: dict[str, list[ast.expr]] | None = None
+        self.tensor_uses: set[str] | None = None  # names the body uses as tensors (ParamKinds._tensor_uses)
+
+    @property
+    def locals(self) -> dict[str, list[ast.expr]]:
+        """What each local name is assigned, in the body (worked out on first use)."""
+        if self._locals is None:
+            self._locals = {}
+            for stmt in ast.walk(self.node):
+                if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+                    continue
+                target = stmt.targets[0]
+                if isinstance(target, ast.Name):
+                    self._locals.setdefault(target.id, []).append(stmt.value)
+                elif isinstance(target, (ast.Tuple, ast.List)):  # `h, w = x.shape[-2:]`: one element each
+                    for i, el in enumerate(target.elts):
+                        if isinstance(el, ast.Name):
+                            self._locals.setdefault(el.id, []).append(_Element(stmt.value, i))
+        return self._locals
 
     def _defaults(self) -> dict[str, ast.expr]:
         args = self.node.args
@@ -124,10 +132,20 @@ class _Class:
     def __init__(self, node: ast.ClassDef) -> None:
         self.node = node
         self.methods: dict[str, _Function] = {}
-        self.attrs: dict[str, list[ast.expr]] = {}
+        self._attrs: dict[str, list[ast.expr]] | None = None
         for stmt in node.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.methods[stmt.name] = _Function(stmt, self)
+
+    @property
+    def attrs(self) -> dict[str, list[ast.expr]]:
+        """What `__init__` assigns to each `self.<attr>` (worked out on first use)."""
+        if self._attrs is None:
+            self._attrs = self._init_attrs()
+        return self._attrs
+
+    def _init_attrs(self) -> dict[str, list[ast.expr]]:
+        attrs: dict[str, list[ast.expr]] = {}
         init = self.methods.get("__init__")
         if init is not None:
             for stmt in ast.walk(init.node):
@@ -135,18 +153,20 @@ class _Class:
                     stmt, ast.AnnAssign) and stmt.value is not None else []
                 for t in targets:
                     if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
-                        self.attrs.setdefault(t.attr, []).append(stmt.value)
+                        attrs.setdefault(t.attr, []).append(stmt.value)
                 if (isinstance(stmt, ast.Call) and isinstance(stmt.func, ast.Attribute)
                         and stmt.func.attr in ("register_buffer", "register_parameter") and stmt.args
                         and isinstance(stmt.args[0], ast.Constant) and isinstance(stmt.args[0].value, str)):
-                    self.attrs.setdefault(stmt.args[0].value, []).append(ast.Name(id="<tensor>"))
+                    attrs.setdefault(stmt.args[0].value, []).append(ast.Name(id="<tensor>"))
+        return attrs
 
 
 class ParamKinds:
     """{"func" or "Class.method": {parameter: Kind}} for the unannotated, default-less parameters of the
     non-entry functions of one file (an absent function or parameter: keep the TorchScript assumption)."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, source: str = "") -> None:
+        self.lines = source.splitlines()
         self.functions: dict[str, _Function] = {}
         self.classes: dict[str, _Class] = {}
         for stmt in tree.body:
@@ -156,28 +176,53 @@ class ParamKinds:
                 cls = self.classes[stmt.name] = _Class(stmt)
                 for name, fn in cls.methods.items():
                     self.functions[f"{stmt.name}.{name}"] = fn
-        self.kinds: dict[str, dict[str, Kind]] = {}
-        calls = self._calls()
-        for _ in range(2):  # a helper's callers may be helpers: their kinds settle in a second round
-            for key, fn in self.functions.items():
-                if fn.entry or not fn.open or key.endswith(".__init__"):
-                    continue
-                self.kinds[key] = {p: self._param_kind(fn, p, calls.get(key, [])) for p in fn.open}
+        self.kinds: dict[str, dict[str, Kind]] = {}  # worked out on demand (`of`), callers first
+        self._calls_by_callee: dict[str, list[tuple[_Function, ast.Call]]] | None = None
+        self._busy: set[str] = set()
+
+    @classmethod
+    def from_tree(cls, tree: ast.Module, source: bytes | str) -> "ParamKinds":
+        return cls(tree, source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source)
 
     @classmethod
     def from_source(cls, source: bytes | str) -> "ParamKinds":
+        text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
         try:
-            return cls(ast.parse(source))
+            return cls(ast.parse(source), text)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             return cls(ast.Module(body=[], type_ignores=[]))
 
     def of(self, key: str) -> dict[str, Kind]:
-        return self.kinds.get(key, {})
+        """{parameter: Kind} for function `key` ("func" or "Class.method"); {} for entries and functions
+        without unannotated, default-less parameters."""
+        known = self.kinds.get(key)
+        if known is not None:
+            return known
+        fn = self.functions.get(key)
+        if fn is None or fn.entry or not fn.open or key.endswith(".__init__") or key in self._busy:
+            return {}  # a call cycle: the caller's kinds stay unknown
+        if self._calls_by_callee is None:
+            self._calls_by_callee = self._calls()
+        self._busy.add(key)
+        try:
+            kinds = {p: self._param_kind(fn, p, self._calls_by_callee.get(key, [])) for p in fn.open}
+        finally:
+            self._busy.discard(key)
+        self.kinds[key] = kinds
+        return kinds
 
     # -- calls --------------------------------------------------------------------------------
     def _calls(self) -> dict[str, list[tuple[_Function, ast.Call]]]:
         out: dict[str, list[tuple[_Function, ast.Call]]] = {}
+        # only functions whose text names a function with open parameters can call one: walk just those
+        wanted = {key.rpartition(".")[2] for key, fn in self.functions.items() if fn.open and not fn.entry}
         for fn in self.functions.values():
+            if self.lines and wanted:
+                text = "\n".join(self.lines[fn.node.lineno - 1:fn.node.end_lineno or fn.node.lineno])
+                if not any(name + "(" in text for name in wanted):
+                    continue
+            elif not wanted:
+                break
             for node in ast.walk(fn.node):
                 if not isinstance(node, ast.Call):
                     continue
@@ -277,7 +322,7 @@ class ParamKinds:
             if where.entry:
                 return Kind.TENSOR  # a model input
             owner = f"{where.owner.node.name}.{where.node.name}" if where.owner else where.node.name
-            return self.kinds.get(owner, {}).get(name, Kind.UNKNOWN)
+            return self.of(owner).get(name, Kind.UNKNOWN)
         values = where.locals.get(name)
         if values and len(values) <= 3:
             return _join([self._kind(v, where, depth + 1) for v in values])
@@ -334,33 +379,49 @@ class ParamKinds:
 
     # -- how the body uses a parameter --------------------------------------------------------
     def _used_as_tensor(self, fn: _Function, param: str) -> bool:
+        if fn.tensor_uses is None:
+            fn.tensor_uses = self._tensor_uses(fn)
+        return param in fn.tensor_uses
+
+    def _tensor_uses(self, fn: _Function) -> set[str]:
+        """The parameters the body uses the way only tensors are used (one walk of the body)."""
+        names = set(fn.open)
+        used: set[str] = set()
         for node in ast.walk(fn.node):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == param:
-                if node.attr in _TENSOR_ATTRS:
-                    return True
-            elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == param:
-                parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-                if len(parts) > 1 and any(isinstance(p, ast.Slice) or (isinstance(p, ast.Constant) and p.value in
-                                                                      (None, Ellipsis)) for p in parts):
-                    return True
-            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) and any(
-                    isinstance(s, ast.Name) and s.id == param for s in (node.left, node.right)):
-                return True
-            elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name) \
-                    and node.args[0].id == param:
-                f = node.func
-                root = f
-                while isinstance(root, ast.Attribute):
-                    root = root.value
-                if isinstance(root, ast.Name) and root.id in _TORCH_ROOTS and f is not root and \
-                        f.attr not in _NON_TENSOR_TORCH and not f.attr[:1].isupper():
-                    return True
-                if (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self"
-                        and fn.owner is not None and f.attr not in fn.owner.methods
-                        and all(_constructs_module(v) for v in fn.owner.attrs.get(f.attr, [None]) if v is not None)
-                        and f.attr in fn.owner.attrs):
-                    return True
-        return False
+            param = _tensor_use(node, fn, names)
+            if param:
+                used.add(param)
+        return used
+
+
+def _tensor_use(node: ast.AST, fn: _Function, names: set[str]) -> str | None:
+    """The parameter `node` uses as a tensor, if any."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in names:
+        return node.value.id if node.attr in _TENSOR_ATTRS else None
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in names:
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if len(parts) > 1 and any(isinstance(p, ast.Slice) or (isinstance(p, ast.Constant) and p.value in
+                                                              (None, Ellipsis)) for p in parts):
+            return node.value.id
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        for side in (node.left, node.right):
+            if isinstance(side, ast.Name) and side.id in names:
+                return side.id
+        return None
+    if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in names:
+        f = node.func
+        root = f
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in _TORCH_ROOTS and f is not root and \
+                f.attr not in _NON_TENSOR_TORCH and not f.attr[:1].isupper():
+            return node.args[0].id
+        if (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self"
+                and fn.owner is not None and f.attr not in fn.owner.methods and f.attr in fn.owner.attrs
+                and all(_constructs_module(v) for v in fn.owner.attrs[f.attr])):
+            return node.args[0].id  # a submodule's input
+    return None
 
 
 class _Element(ast.expr):
