@@ -8,7 +8,6 @@ recall on real code fails here, and a change that gains raises the floor (write 
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections import Counter
 from pathlib import Path
