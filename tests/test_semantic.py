@@ -277,3 +277,15 @@ def test_wrapper_of_is_compiling_and_short_circuit_prune_branches(tmp_path):
     assert observe.run_export(model, sets[0]).ok
     # eager (and trace) run the check: the trace rules still see it
     assert ("TR302", _line(COMPILING_WRAPPER, "# <- never traced")) in found
+
+
+def test_opt_in_rule_runs_only_when_named(tmp_path):
+    path = tmp_path / "dtype.py"
+    path.write_text("import torch\n\nclass M(torch.nn.Module):\n    def forward(self, x):\n"
+                    "        return torch.zeros(3, dtype=x.dtype) + x.sum()\n")
+    codes = {f.code for f in lint([str(path)], Config(root=str(tmp_path)), jobs=1).findings}
+    assert "TR315" not in codes  # not through ALL
+    codes = {f.code for f in lint([str(path)], Config(select=["TR"], root=str(tmp_path)), jobs=1).findings}
+    assert "TR315" not in codes  # not through a prefix
+    codes = {f.code for f in lint([str(path)], Config(extend_select=["TR315"], root=str(tmp_path)), jobs=1).findings}
+    assert "TR315" in codes
