@@ -16,7 +16,7 @@ Why: the fused forward reads q, k, v once per query block and writes o once; the
 on the tensor cores. On an sm_90 GPU (Hopper), head dim 64 or 128 and no key-padding mask, ``attention``
 runs ``flash_attention_ws`` instead: the same function in Gluon with FlashAttention-3's warp
 specialisation, 0.96x / 0.99x of cuDNN where this module's Triton kernel reaches 0.80x / 0.85x
-(docs/bench/kernels_h200.txt, session 10). Example::
+(docs/bench/kernels_h200.txt). Example::
 
     o = attention(q, k, v, causal=True)                       # == reference(q, k, v, causal=True)
     o = attention(q, k, v, kv_lens=torch.tensor([77, 12]))    # per-sequence key lengths

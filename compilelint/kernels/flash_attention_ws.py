@@ -19,7 +19,7 @@ Triton's lower-level language, lets the kernel say how the work overlaps:
   wgmma; the consumer waits for the first only (``warpgroup_mma_wait(1)``), runs tile j's softmax while
   ``P V`` is still on the tensor cores, then waits for it and rescales O.
 
-On an H200 (B4 H16 S4096 D128 bf16, docs/bench/kernels_h200.txt, session 10): 585 / 520 TFLOP/s
+On an H200 (B4 H16 S4096 D128 bf16, docs/bench/kernels_h200.txt): 585 / 520 TFLOP/s
 non-causal / causal, 0.91x / 0.96x of cuDNN in the same run, against 492 / 448 for the Triton kernel.
 
 Example::

@@ -25,8 +25,8 @@ class ExportDataDependentPythonNumber(ExportRule):
                "tensor, or replace the loop with tensor ops")
     version_note = ("Verified with torch.export.export(strict=False), the 2.13 default. With strict=True (2.13) "
                     "`int()` of a size or of a 0-d tensor exports (Dynamo keeps it symbolic); the loops, `len()`, "
-                    "`range()` and container lookups fail there too. torch 2.11 (non-strict, verified on the GPU "
-                    "machine) fails where this rule is silent: `out[:n] = kept` with `n = kept.size(0)` (Could not guard "
+                    "`range()` and container lookups fail there too. torch 2.11 (non-strict, verified) "
+                    "fails where this rule is silent: `out[:n] = kept` with `n = kept.size(0)` (Could not guard "
                     "on Eq(u2, u1); EX717) and indexing a buffer with a 0-d tensor (`self.scales[x.argmax()]`: Could not "
                     "extract specialized integer; EX719); those good examples are marked min_torch 2.13.")
     doc = RuleDoc(

@@ -25,7 +25,7 @@ class ExportDataDependentSliceAssignment(ExportRule):
                     "`torch._check_is_size(n)` they export (`torch._check(n <= T)` alone does not help). Reading a "
                     "slice (`x[:, :n] * 2`) exports, and so does a bound that is the size of a data-dependent tensor "
                     "(`n = kept.size(0)`), a write into a tensor no Parameter produced, and a write under "
-                    "torch.no_grad() (a `with` block or the decorator). torch 2.11 (verified on the GPU machine) is "
+                    "torch.no_grad() (a `with` block or the decorator). torch 2.11 (verified) is "
                     "stricter: every bad example fails there too, on the write itself (`GuardOnDataDependentSymNode: "
                     "Could not guard on data-dependent expression Eq(u3, u1)`), but so do writes this rule stays silent "
                     "on: after `torch._check(n >= 0)`, into a tensor no Parameter produced, and with a bound that is "

@@ -8,7 +8,7 @@ from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ExportRule
 from compilelint.rules.export.ex713_data_dependent_slice_assignment import grad_recorded_slice_bound
 
-# The snippets below are the ones run on torch 2.11 (the GPU machine, session 8): the four bad ones failed
+# The snippets below are the ones run on torch 2.11: the four bad ones failed
 # there on their marked line, the two good ones exported. On 2.13 all six export (EX713 / EX703's good twins).
 
 
@@ -23,7 +23,7 @@ class ExportDataDependentSliceWriteOldTorch(ExportRule):
                "into it have the same size and fails (`GuardOnDataDependentSymNode: Could not guard on "
                "data-dependent expression Eq(u2, u1)`), even after `torch._check`; write through a mask "
                "(`torch.where(keep, value, out)`) or export with torch 2.13, which handles it")
-    version_note = ("Verified on torch 2.11 (the GPU machine) with torch.export.export(strict=False): "
+    version_note = ("Verified on torch 2.11 with torch.export.export(strict=False): "
                     "`canvas[:, :n] = feats[:, :n] + bias[:n]` (also after `torch._check(n >= 0)`), "
                     "`y[:, :n] += 1.0` with n from `.item()`, and `out[:n] = kept` with n the size of a "
                     "data-dependent tensor fail on the write; a Python number written into the slice "

@@ -8,7 +8,7 @@ from compilelint.rules.export._common import ExportRule
 
 # Evidence: benchmarks/export_scalar_index.py (reads, one write; raw output of 2.11 and 2.13 in
 # docs/bench/export_scalar_index.txt) and the examples below, run on 2.13 in CI and through the harness on 2.11
-# (the GPU machine, session 9: EX718/EX719/GB439 examples 41 passed, 1 skipped).
+# (EX718/EX719/GB439 examples 41 passed, 1 skipped).
 
 
 class ExportWriteAtDataScalarIndex(ExportRule):

@@ -6,7 +6,7 @@ import libcst as cst
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ExportRule
 
-# Evidence: benchmarks/export_scalar_index.py, run on torch 2.11 (the GPU machine) and 2.13; raw output in
+# Evidence: benchmarks/export_scalar_index.py, run on torch 2.11 and 2.13; raw output in
 # docs/bench/export_scalar_index.txt. A write at such an index fails on 2.13 too: EX718, which this rule leaves
 # to itself.
 
@@ -22,7 +22,7 @@ class ExportTensorIndexedByDataScalarOldTorch(ExportRule):
                "and fails (`GuardOnDataDependentSymNode: Could not extract specialized integer from "
                "data-dependent expression u0`); index with a 1-element tensor (`{value}[{index}.view(1)]`, "
                "`index_select`) or export with torch 2.13, which handles it")
-    version_note = ("Verified on torch 2.11 (the GPU machine) with torch.export.export(strict=False): a buffer, a "
+    version_note = ("Verified on torch 2.11 with torch.export.export(strict=False): a buffer, a "
                     "Parameter, an input and a local tensor read at `x.argmax()`, `torch.argmax(x)`, `best + 1`, "
                     "`t[:, best]`, `t[best, 0]` and `feat[:, y, x]` (y, x from a flat argmax) fail on the "
                     "subscript; a 1-element index (`t[i.view(1)]`, `t[i[None]]`, `index_select`, `gather`, "

@@ -20,7 +20,7 @@ class ExportDistributionArgumentValidation(ExportRule):
                "with -O): the check reads tensor data (`constraint.check(value).all()`), so torch.export fails here "
                "with GuardOnDataDependentSymNode (`Eq(u0, 1)`); pass `validate_args=False`, or call "
                "`torch.distributions.Distribution.set_default_validate_args(False)` once at import")
-    version_note = ("Verified on 2.13 and 2.11 (the examples through the harness on the GPU machine; the probe "
+    version_note = ("Verified on 2.13 and 2.11 (the examples through the harness; the probe "
                     "confirms it on both) with torch.export.export(strict=False): Normal (also with a float scale), "
                     "Categorical, Bernoulli, Uniform, Beta and MultivariateNormal fail in their constructor "
                     "(distribution.py's `if not valid.all()`), for sampling, log_prob and entropy alike; with "

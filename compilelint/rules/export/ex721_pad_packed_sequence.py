@@ -16,7 +16,7 @@ class ExportPadPackedSequence(ExportRule):
     message = ("`pad_packed_sequence` sizes its output by the longest sequence, read from the packed batch sizes "
                "(tensor data): torch.export fails here with GuardOnDataDependentSymNode, with or without "
                "`total_length`; keep the batch padded and mask by length instead of packing")
-    version_note = ("Verified on 2.13 and 2.11 (its examples through the harness on the GPU machine) with "
+    version_note = ("Verified on 2.13 and 2.11 (its examples through the harness) with "
                     "torch.export.export(strict=False): pad_packed_sequence after "
                     "pack_padded_sequence fails (`Could not extract specialized integer`, and with total_length "
                     "`Could not guard on ... u0 > N`); pack_padded_sequence alone exports. Feeding the packed batch to "

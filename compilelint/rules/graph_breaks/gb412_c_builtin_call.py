@@ -14,7 +14,7 @@ class CBuiltinGraphBreak(CallBreakRule):
     gb_id = 'GB0007'
     severity = "warning"
     message = ('A C-implemented library function (`zlib`, `hashlib`, `pickle`, `bisect`, `heapq`, `os.getpid`, `os.urandom`...) breaks the graph (GB0007): compute it once outside the compiled code (e.g. at import or in __init__), or use a tensor op (`torch.bucketize` for bisect, `torch.topk` for heapq)')
-    version_note = ('Verified on 2.13 and on 2.11 (GPU machine; its examples): each call breaks (GB0007), with constant arguments too (bisect.bisect_left([8, 16, 32], 20)). '
+    version_note = ('Verified on 2.13 and on 2.11 (its examples): each call breaks (GB0007), with constant arguments too (bisect.bisect_left([8, 16, 32], 20)). '
                     'gc.collect/disable/enable, threading.get_ident and uuid.uuid4/uuid1 (inside uuid: GB0007, then the frame is skipped) '
                     'too. heapq.nsmallest/nlargest are Python and break inside heapq (GB0059): not flagged.')
     doc = RuleDoc(

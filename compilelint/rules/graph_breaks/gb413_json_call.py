@@ -13,7 +13,7 @@ class JsonGraphBreak(CallBreakRule):
     detector = 'json'
     gb_id = 'GB0156'
     severity = "warning"
-    version_note = ("torch 2.11 (the GPU machine) breaks the graph too, but with GB0007 reported at line 405 of a library file, not on the call's line; the bad example is marked min_torch 2.13.")
+    version_note = ("torch 2.11 breaks the graph too, but with GB0007 reported at line 405 of a library file, not on the call's line; the bad example is marked min_torch 2.13.")
     message = ('`json.dumps`/`json.loads` breaks the graph (GB0156): serialise outside the compiled function')
     doc = RuleDoc(
         what='Flags `json.dumps`, `json.loads`, `json.dump`, `json.load` in compiled code.',

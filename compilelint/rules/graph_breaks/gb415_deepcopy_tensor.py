@@ -13,7 +13,7 @@ class DeepcopyTensorGraphBreak(CallBreakRule):
     detector = 'deepcopy'
     gb_id = 'GB4198'
     older_gb_ids = {"2.11": "GB0179"}
-    version_note = ('torch 2.11 (the GPU machine) breaks the graph on the same line with GB0179 (copy.deepcopy()).')
+    version_note = ('torch 2.11 breaks the graph on the same line with GB0179 (copy.deepcopy()).')
     severity = "warning"
     message = ('`copy.deepcopy` of a tensor or module breaks the graph (GB4198; GB0179 on torch 2.11): use `x.clone()` (tensors), or copy modules outside the compiled code')
     has_fix = True

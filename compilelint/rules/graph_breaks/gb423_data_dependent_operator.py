@@ -13,8 +13,8 @@ class DataDependentOperator(CallBreakRule):
     detector = 'data_dependent_op'
     gb_id = 'GB0033'
     severity = "warning"
-    version_note = ('torch._assert on a tensor condition verified on 2.13 and 2.11 (GB0033; 2.11 by the harness on '
-                    'the GPU machine); `assert cond` statements and torch._assert_async are traced (a runtime assert).')
+    version_note = ('torch._assert on a tensor condition verified on 2.13 and 2.11 (GB0033; 2.11 by the harness); '
+                    '`assert cond` statements and torch._assert_async are traced (a runtime assert).')
     message = ('A Python number or bool computed from tensor data (`torch.equal`, `torch.allclose`, `math.*` of a tensor, `torch._assert` on a tensor) breaks the graph (GB0033): use the tensor form (`(a == b).all()`, `torch.isclose(...).all()`, `torch.sqrt`, `torch._assert_async`) and keep the result on device')
     doc = RuleDoc(
         what='Flags `torch.equal`, `torch.allclose` (and the methods), `math.*` functions applied to tensors and `torch._assert(cond, msg)` with a tensor condition in compiled code.',

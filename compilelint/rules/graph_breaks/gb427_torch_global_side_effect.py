@@ -14,7 +14,7 @@ class TorchGlobalSideEffect(CallBreakRule):
     gb_id = 'GB0007'
     severity = "warning"
     message = ('`torch.manual_seed`/`torch.save`/`torch.load`/`torch.set_num_threads` (global RNG or thread state, or files) breaks the graph (GB0007; reading the thread count GB0208): seed, configure threads and save/load outside the compiled code (or pass a torch.Generator)')
-    version_note = ('Verified on 2.13 and on 2.11 (GPU machine; its examples): the RNG and file functions and torch.set_num_threads / '
+    version_note = ('Verified on 2.13 and on 2.11 (its examples): the RNG and file functions and torch.set_num_threads / '
                     'set_num_interop_threads break with GB0007, torch.get_num_threads / get_num_interop_threads '
                     'with GB0208.')
     doc = RuleDoc(

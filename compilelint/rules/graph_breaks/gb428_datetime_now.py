@@ -13,7 +13,7 @@ class DatetimeNowGraphBreak(CallBreakRule):
     detector = 'datetime'
     gb_id = 'GB0156'
     older_gb_ids = {"2.11": "GB0007"}
-    version_note = ('torch 2.11 (the GPU machine) breaks the graph on the same line with GB0007 (Attempted to call function marked as skipped); Dynamo also reports a guard that failed on the frame that created it.')
+    version_note = ('torch 2.11 breaks the graph on the same line with GB0007 (Attempted to call function marked as skipped); Dynamo also reports a guard that failed on the frame that created it.')
     severity = "warning"
     message = ('`datetime.now()`/`utcnow()`/`today()` breaks the graph (GB0156; GB0007 on torch 2.11): take timestamps outside the compiled function')
     doc = RuleDoc(

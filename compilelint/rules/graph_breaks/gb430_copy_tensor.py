@@ -13,7 +13,7 @@ class CopyTensorGraphBreak(CallBreakRule):
     detector = 'shallow_copy'
     gb_id = 'GB0208'
     older_gb_ids = {"2.11": "GB0007"}
-    version_note = ('torch 2.11 (the GPU machine) breaks the graph on the same line with GB0007 (Attempted to call function marked as skipped).')
+    version_note = ('torch 2.11 breaks the graph on the same line with GB0007 (Attempted to call function marked as skipped).')
     severity = "warning"
     message = ('`copy.copy` of a tensor breaks the graph (GB0208; GB0007 on torch 2.11): use `x.clone()` (a copy) or plain assignment (an alias)')
     doc = RuleDoc(

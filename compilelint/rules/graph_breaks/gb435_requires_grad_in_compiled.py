@@ -15,7 +15,7 @@ class RequiresGradInCompiled(CallBreakRule):
     older_gb_ids = {"2.11": "GB0125"}
     severity = "warning"
     message = ('`.requires_grad_()` inside compiled code breaks the graph (GB8985 on an intermediate, GB0125 on an input): set requires_grad on inputs before calling the compiled function, or compute the gradient-requiring part outside it')
-    version_note = ('`requires_grad_(False)` is traced (not flagged). Verified on 2.13: intermediates GB8985, function inputs GB0125. torch 2.11 (the GPU machine) breaks the graph on the same line with GB0125 (Unsupported Tensor.requires_grad_() call) for an intermediate too.')
+    version_note = ('`requires_grad_(False)` is traced (not flagged). Verified on 2.13: intermediates GB8985, function inputs GB0125. torch 2.11 breaks the graph on the same line with GB0125 (Unsupported Tensor.requires_grad_() call) for an intermediate too.')
     doc = RuleDoc(
         what='Flags `t.requires_grad_()` / `t.requires_grad_(True)` in compiled code (not on `self.` parameters).',
         why='Dynamo cannot turn a tensor created inside the graph into an autograd leaf that escapes it (GB8985), nor flip requires_grad on a graph input (GB0125); it breaks the graph at the call.',

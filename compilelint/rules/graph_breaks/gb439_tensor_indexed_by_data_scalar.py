@@ -16,7 +16,7 @@ class TensorIndexedByDataScalar(BreakRule):
     message = ('Indexing a tensor with a 0-d index computed from tensor data (`argmax()`/`argmin()`) breaks the '
                'graph (GB0033): PyTorch reads the index as a Python number; index with a 1-element tensor '
                '(`t[i.view(1)]`, `t.index_select(0, i.view(1))`) or use a mask with `torch.where`')
-    version_note = ('Verified on 2.13 and on 2.11 (the GPU machine; the examples below through the harness): reads '
+    version_note = ('Verified on 2.13 and on 2.11 (the examples below through the harness): reads '
                     'and writes break with GB0033 ("Data dependent operator", '
                     'aten._local_scalar_dense); with torch._dynamo.config.capture_scalar_outputs = True they still '
                     'break on the subscript, without a registry id ("Could not extract specialized integer"). '

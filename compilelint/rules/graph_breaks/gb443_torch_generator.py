@@ -18,7 +18,7 @@ class TorchGeneratorGraphBreak(CallBreakRule):
     version_note = ('Verified on 2.13: `generator=` a Generator (a module attribute or an argument) in torch.randn, '
                     'torch.randint, torch.multinomial and Tensor.normal_ breaks with GB0055 ("Failed to convert '
                     'args/kwargs to proxy"); `torch.Generator()` with GB0363; `self.gen.manual_seed(0)` with GB7650. '
-                    '`generator=None` is traced. torch 2.11 (the GPU machine): `generator=` breaks with GB0055 too, '
+                    '`generator=None` is traced. torch 2.11: `generator=` breaks with GB0055 too, '
                     'seeding with GB0156 on the same line, and building one with GB0007 inside torch (that example is '
                     'marked min_torch 2.13).')
     doc = RuleDoc(

@@ -24,7 +24,7 @@ class JitModuleInCompiledCode(BreakRule):
                     'torch.jit.freeze(...), called in forward (also after other work), leaves Dynamo with no graph at '
                     'all (GB4695, the frame skipped); a module-level one the same. A torch.jit.trace(Module(), ...) '
                     'submodule breaks the graph inside torch (GB0008). A torch.jit.script-ed *function* is traced '
-                    'through and is not flagged. torch 2.11 (the GPU machine, its examples through the harness) skips '
+                    'through and is not flagged. torch 2.11 (its examples through the harness) skips '
                     'the frame on the same line with GB0357.')
     doc = RuleDoc(
         what=('Flags calls, in code torch.compile traces, of a module attribute or module-level name built with '

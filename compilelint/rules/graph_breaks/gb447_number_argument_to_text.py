@@ -27,7 +27,7 @@ class NumberArgumentToText(TextBreakRule):
                     'used (`len(key)`, a dict lookup), the others on the formatting line. Where `range(n)` comes first (a specialised loop count), the f-string only breaks. '
                     'bool arguments are specialised and format fine; `f"{n + 1}"` did not break (not flagged); '
                     '`format(n, "d")` makes Dynamo fail outright (InternalTorchDynamoError: GB451). With '
-                    '`torch.compile(dynamic=False)` nothing breaks (one graph per value). On 2.11 (GPU machine): the '
+                    '`torch.compile(dynamic=False)` nothing breaks (one graph per value). On 2.11: the '
                     'plain f-string, `str` and `repr` examples hold as on 2.13; `"%d" % n` skips the frame with GB0208, '
                     '`.format` breaks (GB0156), and a format spec or conversion breaks (GB0081) and then the call fails '
                     'with a TypeError (the field yields the number, not text).')

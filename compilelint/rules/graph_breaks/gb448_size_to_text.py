@@ -24,7 +24,7 @@ class SizeToText(TextBreakRule):
                     'graph and recompile for each size. A plain `{n}` field of one size specialises it instead (RC512); '
                     '`str(x.shape)` is GB424; f"{n:d}" and format(n) of a dynamic size make Dynamo fail outright (InternalTorchDynamoError: '
                     'GB451). Messages of `assert` statements and `raise` are built only on failure: not flagged. On '
-                    '2.11 (GPU machine): `str(n)` as on 2.13; `"%d" % n` skips the frame with GB0208; f"{x.shape}", '
+                    '2.11: `str(n)` as on 2.13; `"%d" % n` skips the frame with GB0208; f"{x.shape}", '
                     'f"{tuple(x.shape)}" and `.format` break the graph (GB0156) instead of skipping it.')
     doc = RuleDoc(
         what=('Flags, in a module\'s `forward`, a `@torch.compile` function or a method `forward` passes its inputs to, a tensor size formatted into a '

@@ -19,7 +19,7 @@ class TensorStorageQuery(CallBreakRule):
                'version counter you keep), and index views instead of reading offsets')
     version_note = ('Verified on 2.13 (its examples): `x.data_ptr() != self._ptr` GB5976, `x.storage_offset()` '
                     'GB0208, `x.untyped_storage().nbytes()` GB0156; `x.is_pinned()`, `x.is_shared()` and the typed '
-                    '`x.storage()` GB0208. On 2.11 (GPU machine) the data_ptr() comparison makes Dynamo skip the frame '
+                    '`x.storage()` GB0208. On 2.11 the data_ptr() comparison makes Dynamo skip the frame '
                     '(a break with no id; that example is judged from 2.13), the others hold as on 2.13. A data_ptr() '
                     'used as a number '
                     '(`p % 2`) makes Dynamo skip the frame (GB0088, reported where the number is used): not '

@@ -20,7 +20,7 @@ class CheckMessageGraphBreak(CallBreakRule):
                     'parameter, `self` or a local (`lambda: f"{x.shape}"`) GB9158, for torch._check, _check_index and '
                     '_check_with; a string or f-string message GB9840; a lambda over literals and module-level '
                     'constants is traced. `torch._check_is_size(n, msg)` breaks with any lambda as its message (GB0055) '
-                    'and takes a plain string without a break. Each break is reported on the call. On 2.11 (GPU machine) the lambda and string examples '
+                    'and takes a plain string without a break. Each break is reported on the call. On 2.11 the lambda and string examples '
                     'break with GB0288 instead, `_check_index` with GB0055, and a lambda whose body is an f-string '
                     'breaks even over constants (GB0288; a lambda returning a plain string is traced): the examples '
                     'with `_check_index` and with an f-string over constants are judged from 2.13.')

@@ -25,7 +25,7 @@ class NumberFormatFailsDynamo(Rule):
                     'an f-string field with a numeric spec (`{h:d}`, `{n:04d}`, `{w / 2:.1f}`) of a size with '
                     '"Unknown format code \'d\' for object of type \'str\'", both as InternalTorchDynamoError naming '
                     'the line. An int argument with a spec in an f-string skips the frame instead (GB447); `{n:>5}` '
-                    'and `{n!r}` of a size specialise it (no failure). Its examples hold on 2.11 too (GPU machine), and '
+                    'and `{n!r}` of a size specialise it (no failure). Its examples hold on 2.11 too, and '
                     'the probe confirms it there.')
     doc = RuleDoc(
         what=('Flags, in a module\'s `forward`, a `@torch.compile` function or a method `forward` passes its inputs to, `format(n)` / `format(n, spec)` of a '

@@ -16,7 +16,7 @@ class SizeFormattedIntoText(Rule):
                "input size recompiles (after the first, automatic dynamic would have kept one graph for all sizes), "
                "and past the recompile limit (8) the function runs eagerly; give `torch._assert` a constant message, key "
                "caches by something fixed, or build what the key selects from the size itself (torch.arange(n))")
-    version_note = ("Verified on 2.13 (its examples also on 2.11, on the GPU machine) with five input sizes: f\"n{x.shape[0]}\", f\"{x.size(0)}\", f\"{x.numel()}\", "
+    version_note = ("Verified on 2.13 (its examples also on 2.11) with five input sizes: f\"n{x.shape[0]}\", f\"{x.size(0)}\", f\"{x.numel()}\", "
                     "names unpacked from a shape, and an f-string message passed to torch._assert (built on every call): four "
                     "recompiles each, one without the f-string; a message of an `assert` statement or in a `raise` "
                     "is built only on failure (one recompile, not flagged); torch._check(cond, lambda: f\"...\") broke "

@@ -18,7 +18,7 @@ class NumpyMathOnSize(Rule):
                "new input size recompiles (math.* and integer arithmetic on the same size keep one dynamic graph), and "
                "past the recompile limit (8) the function runs eagerly; use `math.ceil`/`math.floor`/`math.sqrt`/"
                "`math.prod`, `round`, `max`, or `(h + 31) // 32`")
-    version_note = ("Verified on 2.13 (its examples also on 2.11, on the GPU machine) with five input sizes: np.ceil, np.floor, np.sqrt, np.log2, np.round, "
+    version_note = ("Verified on 2.13 (its examples also on 2.11) with five input sizes: np.ceil, np.floor, np.sqrt, np.log2, np.round, "
                     "np.maximum and np.prod of a size or a shape gave four recompiles each (np.array of a shape also "
                     "broke the graph, GB0033); math.ceil, math.floor, math.sqrt, math.log2, math.prod, round, int, "
                     "max and // gave one (automatic dynamic).")

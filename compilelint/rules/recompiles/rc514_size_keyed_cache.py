@@ -18,7 +18,7 @@ class SizeKeyedCache(Rule):
                "key, so every new input size recompiles (without the cache, automatic dynamic would keep one graph "
                "for all sizes), and past the recompile limit (8) the function runs eagerly; compute the tensor from "
                "the size on each call (it is traced once), or cache only outside the compiled code")
-    version_note = ("Verified on 2.13 (its examples also on 2.11, on the GPU machine) with five input sizes: `(h, w) in self.cache` / `self.cache[(h, w)]`, "
+    version_note = ("Verified on 2.13 (its examples also on 2.11) with five input sizes: `(h, w) in self.cache` / `self.cache[(h, w)]`, "
                     "`self.cache[n]` and `self.cache.get(n)` gave four recompiles each; the same module computing "
                     "the tensor every call, one. Reported at the first lookup of each dict in a function.")
     doc = RuleDoc(

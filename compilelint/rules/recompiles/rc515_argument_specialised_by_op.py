@@ -17,7 +17,7 @@ class ArgumentSpecialisedByOp(Rule):
     message = ("`{code}` passes the number argument `{param}` as `{what}`, which Dynamo specialises: every distinct "
                "value recompiles (automatic dynamic does not apply to it), and past the recompile limit (8) the "
                "function runs eagerly; fix it per module (set in `__init__`), or round callers to a few values")
-    version_note = ("Verified on 2.13 (its examples also on 2.11, on the GPU machine) with five values of an int/float argument (four recompiles each): "
+    version_note = ("Verified on 2.13 (its examples also on 2.11) with five values of an int/float argument (four recompiles each): "
                     "torch.linspace/logspace `steps`, F.interpolate `scale_factor`, F.avg_pool1d/max_pool1d "
                     "`kernel_size` and `stride`, F.max_pool2d `kernel_size`, F.adaptive_avg_pool1d `output_size`, "
                     "torch.split / Tensor.chunk sizes, Tensor.unfold `size`/`step`. Stayed dynamic (one "

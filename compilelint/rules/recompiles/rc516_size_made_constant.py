@@ -21,7 +21,7 @@ class SizeMadeConstant(Rule):
     version_note = ("Verified on 2.13 with four input sizes (three recompiles each, its examples): torch.as_tensor of a "
                     "shape slice, of a list of sizes, of one size with dtype/device, of size arithmetic; hash of a "
                     "shape, a tuple(shape) or a size. torch.tensor of the same sizes gave one recompile (automatic "
-                    "dynamic). On 2.11 (GPU machine) the torch.as_tensor examples hold; hash(tuple(shape)) recompiled twice over "
+                    "dynamic). On 2.11 the torch.as_tensor examples hold; hash(tuple(shape)) recompiled twice over "
                     "four sizes (that example is judged from 2.13).")
     doc = RuleDoc(
         what=("Flags, in a module's `forward`, a `@torch.compile` function or a method `forward` passes its inputs to, `torch.as_tensor(...)` or `hash(...)` "
