@@ -65,8 +65,9 @@ def applies_to_torch(rule: type[Rule], version: str) -> bool:
     return True
 
 
-class _FileTimeout(Exception):
-    pass
+class _FileTimeout(BaseException):
+    """A BaseException, so the analyzer's `except Exception` (unparsable bytes: E001) cannot mistake the alarm
+    for a parse error, which would then be cached and replayed as a finding."""
 
 
 def _on_alarm(signum, frame):  # noqa: ANN001
