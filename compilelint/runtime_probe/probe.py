@@ -2,7 +2,9 @@
 
 The parent never imports user code or torch: it parses target strings, starts one child per target
 (compilelint.runtime_probe.child through runner.run_in_child), reads their JSON, lints with the
-static engine and matches (match.py).
+static engine and matches (match.py). SIGINT, SIGTERM and SIGHUP cancel the run: every running child's
+process tree is killed and its folder removed, targets not yet started are skipped, and the report covers
+the targets that finished (exit status 128 + the signal's number).
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ import functools
 import importlib.util
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +24,7 @@ from typing import Callable
 from compilelint.config import Config
 from compilelint.findings import CONFIRMED, RUNTIME_ONLY, Finding
 from compilelint.runtime_probe.match import TargetRun, merge, runtime_only
-from compilelint.runtime_probe.runner import run_in_child
+from compilelint.runtime_probe.runner import CANCELLED, DEFAULT_OUTPUT_LIMIT_MB, run_in_child
 from compilelint.runtime_probe.scope import FileScope
 from compilelint.runtime_probe.spec import CHECKS, TargetError, parse_target
 
@@ -54,10 +58,67 @@ class ProbeResult:
     rule_codes: list[str] = field(default_factory=list)
     wall_s: float = 0.0
     scope: FileScope = field(default_factory=lambda: _DEFAULT_SCOPE)
+    interrupted: int | None = None  # the signal that cancelled the run, if one came
 
     @property
     def failed(self) -> list[TargetRun]:
         return [r for r in self.runs if r.status != "ok"]
+
+    @property
+    def cancelled(self) -> list[TargetRun]:
+        return [r for r in self.runs if r.status == CANCELLED]
+
+
+class Cancellation:
+    """Cancels a probe run on SIGINT, SIGTERM or SIGHUP. The handler only sets `event`: run_in_child sees it
+    within its poll interval and kills that child's tree, and targets not started yet are skipped, so the run
+    ends promptly with a report of what finished. A second Ctrl-C raises KeyboardInterrupt as usual (the
+    children still die: run_in_child kills them on any exception). Handlers are installed only from the main
+    thread (Python allows no other), never over a signal that was ignored (nohup, a background job), and put
+    back on exit."""
+
+    SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.signum: int | None = None
+        self._previous: dict[int, object] = {}
+
+    def __enter__(self) -> "Cancellation":
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        for name in self.SIGNALS:
+            num = getattr(signal, name, None)
+            if num is None:
+                continue
+            previous = signal.getsignal(num)
+            if previous is signal.SIG_IGN:
+                continue
+            self._previous[num] = signal.SIG_DFL if previous is None else previous
+            signal.signal(num, self._on_signal)
+        return self
+
+    def _on_signal(self, signum: int, frame: object) -> None:
+        if self.signum is not None and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        self.cancel(signum)
+
+    def cancel(self, signum: int) -> None:
+        if self.signum is None:
+            self.signum = signum
+        self.event.set()
+
+    def __exit__(self, *exc: object) -> None:
+        for num, previous in self._previous.items():
+            signal.signal(num, previous)
+        self._previous.clear()
+
+
+def _signal_name(num: int) -> str:
+    try:
+        return signal.Signals(num).name
+    except ValueError:
+        return f"signal {num}"
 
 
 def user_file(path: str | None, scope: FileScope = _DEFAULT_SCOPE) -> bool:
@@ -109,10 +170,13 @@ def probe_one(text: str, *, checks: list[str], device: str = "cpu", timeout: flo
               memory_mb: int = DEFAULT_MEMORY_MB, base: str = ".", backend: str = "eager",
               dynamic: bool | None = None, isolate_lines: dict[str, list[int]] | None = None,
               isolate_fixes: dict[str, list[list]] | None = None, scope: list[str] | None = None,
-              calls: int = 0, isolate: bool = True) -> TargetRun:
+              calls: int = 0, isolate: bool = True, output_limit_mb: int = DEFAULT_OUTPUT_LIMIT_MB,
+              cancel: threading.Event | None = None) -> TargetRun:
     """Run one target in its own child. `scope`: resolved scope entries (scope.resolve) whose files count as
     the user's; `calls`: at least this many compiled calls (input sets cycled); `isolate`: the one-line
-    re-checks after a whole-module check stopped short (off: only what the whole-model checks saw)."""
+    re-checks after a whole-module check stopped short (off: only what the whole-model checks saw);
+    `output_limit_mb`: the child's stdout and stderr together, past which it is killed; `cancel`: set, the
+    child is killed and the run comes back "cancelled"."""
     try:
         target = parse_target(text, base)
     except TargetError as err:
@@ -129,7 +193,7 @@ def probe_one(text: str, *, checks: list[str], device: str = "cpu", timeout: flo
     by_rss = device.startswith("cuda") or torch_is_cuda_build()
     result = run_in_child(CHILD_MODULE, ["--spec", json.dumps(spec)], timeout=timeout,
                           memory_mb=0 if by_rss else memory_mb, rss_limit_mb=memory_mb if by_rss else 0,
-                          cwd=os.path.abspath(base))
+                          cwd=os.path.abspath(base), output_limit_mb=output_limit_mb, cancel=cancel)
     payload = result.payload or {}
     target_file = payload.get("target_file") or target.file
     status, reason = result.status, result.reason
@@ -183,9 +247,24 @@ def _display_path(path: str) -> str:
 def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: float = DEFAULT_TIMEOUT,
           memory_mb: int = DEFAULT_MEMORY_MB, base: str = ".", jobs: int = 1,
           dynamic: bool | None = None, progress: Callable[[int, int, str, TargetRun | None], None] | None = None,
-          scope: list[str] | None = None) -> ProbeResult:
+          scope: list[str] | None = None, output_limit_mb: int = DEFAULT_OUTPUT_LIMIT_MB) -> ProbeResult:
     """Probe every target (each in its own child), then lint and match. Never raises for user code.
-    `scope`: resolved scope entries (scope.resolve): the files that count as the user's besides the default."""
+    `scope`: resolved scope entries (scope.resolve): the files that count as the user's besides the default.
+    SIGINT/SIGTERM/SIGHUP cancel the targets still running: the result then holds the finished ones'
+    findings, the others as "cancelled", and `interrupted`."""
+    with Cancellation() as cancelling:
+        return _probe(targets, config, device=device, timeout=timeout, memory_mb=memory_mb, base=base, jobs=jobs,
+                      dynamic=dynamic, progress=progress, scope=scope, output_limit_mb=output_limit_mb,
+                      cancelling=cancelling)
+
+
+def _cancelled(text: str, reason: str) -> TargetRun:
+    return TargetRun(target=text, status=CANCELLED, reason=reason, payload={})
+
+
+def _probe(targets: list[str], config: Config, *, device: str, timeout: float, memory_mb: int, base: str, jobs: int,
+           dynamic: bool | None, progress: Callable[[int, int, str, TargetRun | None], None] | None,
+           scope: list[str] | None, output_limit_mb: int, cancelling: Cancellation) -> ProbeResult:
     from compilelint.engine import lint
 
     in_scope = FileScope(scope or [])
@@ -194,6 +273,7 @@ def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: f
         return user_file(path, in_scope)
 
     start = time.monotonic()
+    cancel = cancelling.event
     checks = enabled_checks(config)
     target_files = []
     for text in targets:
@@ -204,8 +284,11 @@ def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: f
     hints, fixes = isolation_plan(target_files, config)
 
     def one(text: str) -> TargetRun:
+        if cancel.is_set():
+            return _cancelled(text, "cancelled before it started")
         return probe_one(text, checks=checks, device=device, timeout=timeout, memory_mb=memory_mb, base=base,
-                         dynamic=dynamic, isolate_lines=hints, isolate_fixes=fixes, scope=scope)
+                         dynamic=dynamic, isolate_lines=hints, isolate_fixes=fixes, scope=scope,
+                         output_limit_mb=output_limit_mb, cancel=cancel)
 
     runs: list[TargetRun] = []
     if jobs <= 1 or len(targets) <= 1:
@@ -221,13 +304,24 @@ def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: f
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             futures = {pool.submit(one, text): i for i, text in enumerate(targets)}
             done: dict[int, TargetRun] = {}
-            for future in as_completed(futures):
-                done[futures[future]] = future.result()
-                if progress:
-                    progress(len(done), len(targets), done[futures[future]].target, done[futures[future]])
+            try:
+                for future in as_completed(futures):
+                    done[futures[future]] = future.result()
+                    if progress:
+                        progress(len(done), len(targets), done[futures[future]].target, done[futures[future]])
+            except BaseException:  # a second Ctrl-C: the pool's threads must not wait out their timeouts
+                cancel.set()
+                raise
         runs = [done[i] for i in range(len(targets))]
+    if cancelling.signum is not None:
+        name = _signal_name(cancelling.signum)
+        for run in runs:
+            if run.status == CANCELLED:
+                run.reason = run.reason.replace("cancelled", f"cancelled by {name}", 1)
+    # A cancelled target's partial events would mark lines "not reproduced" that it never got to check.
+    finished = [r for r in runs if r.status != CANCELLED]
     files: set[str] = set()
-    for run in runs:
+    for run in finished:
         files |= run.event_files()
         files |= {f for f in run.coverage() if mine(f)}
     files = {os.path.realpath(f) for f in files if mine(f)}
@@ -237,9 +331,9 @@ def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: f
     if ordered:
         result = lint(ordered, config, jobs=1, files=ordered)
         statics, codes = result.findings, result.rule_codes
-    merge(statics, runs)
+    merge(statics, finished)
     extra: list[Finding] = []
-    for run in runs:
+    for run in finished:
         extra.extend(runtime_only(run, statics, mine))
     unique: dict[tuple, Finding] = {}
     for f in extra:  # the same event seen by several targets (a shared helper): one finding, all evidence
@@ -253,7 +347,7 @@ def probe(targets: list[str], config: Config, *, device: str = "cpu", timeout: f
         f.path = _display_path(f.path) if os.path.isabs(f.path) else f.path
     findings = sorted(statics + extra, key=Finding.sort_key)
     return ProbeResult(runs=runs, findings=findings, files=ordered, rule_codes=codes,
-                       wall_s=time.monotonic() - start, scope=in_scope)
+                       wall_s=time.monotonic() - start, scope=in_scope, interrupted=cancelling.signum)
 
 
 # ---- summaries ---------------------------------------------------------------------------------------
@@ -331,6 +425,9 @@ def render_summary(result: ProbeResult) -> str:
         counts[f.probe_state] = counts.get(f.probe_state, 0) + 1
     if counts:
         lines.append("findings: " + ", ".join(f"{n} {state}" for state, n in sorted(counts.items())))
+    if result.interrupted is not None:
+        lines.append(f"interrupted by {_signal_name(result.interrupted)}: {len(result.cancelled)} of "
+                     f"{len(result.runs)} target(s) cancelled; the findings are those of the targets that finished")
     return "\n".join(lines) + "\n"
 
 
@@ -341,7 +438,8 @@ def render(result: ProbeResult, output_format: str, *, category: str = "compilel
     if output_format == "json":
         payload = {"tool": "compilelint", "mode": "probe", "version": __version__,
                    "targets": [target_summary(r) for r in result.runs],
-                   "findings": [f.to_dict() for f in result.findings]}
+                   "findings": [f.to_dict() for f in result.findings],
+                   "interrupted": None if result.interrupted is None else _signal_name(result.interrupted)}
         return json.dumps(payload, indent=2, sort_keys=True) + "\n"
     text = FORMATS[output_format](result.findings, files=len(result.files), root=".",
                                   rule_codes=result.rule_codes, category=category)
@@ -351,6 +449,10 @@ def render(result: ProbeResult, output_format: str, *, category: str = "compilel
 
 
 def exit_code(result: ProbeResult) -> int:
+    """1 for confirmed or runtime-only findings or a target that failed, 0 otherwise; 128 + the signal's number
+    for a run that a signal cancelled (as a shell reports a command killed by it)."""
+    if result.interrupted is not None:
+        return 128 + result.interrupted
     bad = any(f.probe_state in (CONFIRMED, RUNTIME_ONLY) for f in result.findings)
     return 1 if bad or result.failed else 0
 
