@@ -1,21 +1,57 @@
 """Content-hash cache of per-file analysis results, so an unchanged tree re-lints without parsing.
 
 The key is the file's bytes plus everything that changes what the analysis produces: compilelint's own
-source (so a new or edited rule invalidates it), the selected rules, the module name and the limits.
-Entries are written atomically; a corrupt or unreadable entry is a miss, never an error.
+source (so a new or edited rule invalidates it), the selected rules, the path as given and its real path,
+the module name and the limits.
+
+A cache is data a scanned repository may have planted (a folder in the tree, a shared CI cache), so an
+entry can neither run code nor inject findings:
+- entries are JSON, decoded field by field into the known result types; anything malformed, unexpected
+  or oversized is a miss, never an error and never trusted;
+- each entry carries an HMAC-SHA256 of its key and bytes under a per-user secret (32 random bytes, mode
+  0600, in the user cache folder), checked before the JSON is parsed: an entry compilelint did not write
+  for this user is a miss, wherever the cache folder lies;
+- writes go to a fresh, randomly named temporary file opened with O_CREAT|O_EXCL|O_NOFOLLOW inside
+  folders opened with O_NOFOLLOW, then os.replace: a symlink planted in the cache is never followed;
+- by default the cache lives outside the scanned tree, in $XDG_CACHE_HOME/compilelint (else
+  ~/.cache/compilelint), one folder per project root, and is pruned by age and total size.
+A result that timed out is never written: the time limit may have been the machine's load, not the file.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import glob
 import hashlib
+import hmac
+import json
 import os
-import pickle
+import re
+import secrets
+import stat
+import time
+import types
+import typing
 from functools import lru_cache
 
 import compilelint
 
-CACHE_DIR_NAME = ".compilelint_cache"
+CACHE_DIR_NAME = ".compilelint_cache"  # excluded from discovery wherever a --cache-dir of that name lies
+FORMAT = b"compilelint-cache-1"
+SECRET_NAME = "secret"
+SECRET_BYTES = 32
+MAX_ENTRY_BYTES = 64 << 20  # a 4 MB source file's result is a few MB; more is not an entry compilelint wrote
+MAX_AGE_S = 30 * 86400
+MAX_TOTAL_BYTES = 512 << 20
+PRUNE_INTERVAL_S = 86400
+_PRUNE_STAMP = "last-prune"
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+# (os.replace takes dir_fd wherever os.rename does; supports_dir_fd lists only the latter)
+_DIR_FD = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd and _NOFOLLOW != 0
 
 
 @lru_cache(maxsize=1)
@@ -31,36 +67,432 @@ def tool_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+def user_cache_root() -> str | None:
+    """$XDG_CACHE_HOME/compilelint, else ~/.cache/compilelint; None where there is no home to put it in."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG spec: a relative value is invalid and ignored
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    return os.path.join(base, "compilelint")
+
+
+def default_cache_dir(project_root: str) -> str | None:
+    """The cache folder of one project: outside its tree, named by a hash of the root's real path."""
+    user_root = user_cache_root()
+    if user_root is None:
+        return None
+    digest = hashlib.sha256(os.path.realpath(project_root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return os.path.join(user_root, "projects", digest)
+
+
+# --- the per-user secret -------------------------------------------------------------------------------------
+
+def _read_secret(path: str) -> bytes | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _CLOEXEC)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        # someone else's file, or one others can read, is no secret
+        if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o077 or \
+                (hasattr(os, "geteuid") and st.st_uid != os.geteuid()) or st.st_size != SECRET_BYTES:
+            return None
+        data = os.read(fd, SECRET_BYTES + 1)
+        return data if len(data) == SECRET_BYTES else None
+    finally:
+        os.close(fd)
+
+
+def _create_secret(path: str) -> bytes | None:
+    """Write a new secret without ever showing a partial one: a private temporary file, linked into place
+    (os.link fails if another process won the race; then its secret is the one)."""
+    directory = os.path.dirname(path)
+    tmp = os.path.join(directory, f".{SECRET_NAME}.{secrets.token_hex(8)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600)
+    try:
+        try:
+            os.write(fd, secrets.token_bytes(SECRET_BYTES))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        except OSError:  # a file system without hard links
+            if not os.path.lexists(path):
+                os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+    return _read_secret(path)
+
+
+def load_secret(user_root: str | None = None) -> bytes | None:
+    """The per-user HMAC key, created on first use; None (the run goes uncached) where it cannot be kept."""
+    user_root = user_root or user_cache_root()
+    if user_root is None:
+        return None
+    path = os.path.join(user_root, SECRET_NAME)
+    secret = _read_secret(path)
+    if secret is not None:
+        return secret
+    try:
+        os.makedirs(user_root, mode=0o700, exist_ok=True)
+        if os.path.lexists(path):  # unreadable, too open, not ours, or the wrong size: a stale, untrusted key
+            os.unlink(path)
+        return _create_secret(path)
+    except OSError:
+        return None
+
+
+# --- results to and from JSON --------------------------------------------------------------------------------
+
+class _Invalid(Exception):
+    """Raised while decoding: the entry is a miss."""
+
+
+@lru_cache(maxsize=None)
+def _fields(cls: type) -> tuple[dict[str, object], frozenset[str]]:
+    """(type of each init field, names that must be present) of a result dataclass."""
+    hints = typing.get_type_hints(cls)
+    fields = [f for f in dataclasses.fields(cls) if f.init]
+    required = frozenset(f.name for f in fields
+                         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+    return {f.name: hints[f.name] for f in fields}, required
+
+
+def _decode(tp: object, value: object) -> object:
+    """`value` (parsed JSON) as an instance of the type annotation `tp`, checked all the way down."""
+    if tp is str or tp is bool:
+        if type(value) is not tp:
+            raise _Invalid(tp)
+        return value
+    if tp is int:
+        if type(value) is not int:
+            raise _Invalid(tp)
+        return value
+    if tp is float:
+        if type(value) not in (int, float):
+            raise _Invalid(tp)
+        return float(value)
+    if tp is type(None):
+        if value is not None:
+            raise _Invalid(tp)
+        return None
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        for option in args:
+            try:
+                return _decode(option, value)
+            except _Invalid:
+                continue
+        raise _Invalid(tp)
+    if origin is list:
+        if type(value) is not list:
+            raise _Invalid(tp)
+        return [_decode(args[0], v) for v in value]
+    if origin is tuple:
+        if type(value) is not list:
+            raise _Invalid(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], v) for v in value)
+        if len(value) != len(args):
+            raise _Invalid(tp)
+        return tuple(_decode(a, v) for a, v in zip(args, value))
+    if origin is dict:
+        if type(value) is not dict:
+            raise _Invalid(tp)
+        return {_decode(args[0], k): _decode(args[1], v) for k, v in value.items()}
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        if type(value) is not dict:
+            raise _Invalid(tp)
+        types_of, required = _fields(tp)
+        if not required <= value.keys() or not value.keys() <= types_of.keys():
+            raise _Invalid(tp)
+        return tp(**{name: _decode(types_of[name], v) for name, v in value.items()})
+    raise _Invalid(tp)  # a type this codec was not written for: never guess
+
+
+def _check_finding(finding: object) -> None:
+    from compilelint.findings import SEVERITIES, TARGETS
+
+    if finding.severity not in SEVERITIES or not set(finding.targets) <= set(TARGETS) or \
+            min(finding.line, finding.col, finding.end_line, finding.end_col) < 0:
+        raise _Invalid(finding)
+
+
+def result_to_json(result: object) -> bytes:
+    """A FileResult as compact JSON (tuples become lists; result_from_json turns them back)."""
+    return json.dumps(dataclasses.asdict(result), separators=(",", ":"), allow_nan=False).encode("ascii")
+
+
+def result_from_json(data: bytes | str):  # noqa: ANN201
+    """The FileResult in `data`, or None if it is not exactly one (wrong shape, type, value or an E002)."""
+    from compilelint.analyzer import FileResult
+    from compilelint.rules.registry import FILE_TIMEOUT
+
+    try:
+        result = _decode(FileResult, json.loads(data))
+        for finding, _, _ in result.findings:
+            _check_finding(finding)
+            if finding.code == FILE_TIMEOUT:
+                raise _Invalid(finding)
+    except (_Invalid, ValueError, TypeError, RecursionError):
+        return None
+    return result
+
+
+def _times_out(result: object) -> bool:
+    from compilelint.rules.registry import FILE_TIMEOUT
+
+    return any(f.code == FILE_TIMEOUT for f, _, _ in getattr(result, "findings", ()))
+
+
+# --- the store -----------------------------------------------------------------------------------------------
+
+def _open_dir(name: str, parent_fd: int | None, create: bool) -> int:
+    """Open the folder `name` (under parent_fd) without following a symlink; create it (0700) if asked."""
+    flags = os.O_RDONLY | _DIRECTORY | _CLOEXEC
+    if parent_fd is None:  # the cache folder itself: the user named it (or it is ours); only below do we refuse links
+        if create:
+            os.makedirs(name, mode=0o700, exist_ok=True)
+        return os.open(name, flags)
+    try:
+        return os.open(name, flags | _NOFOLLOW, dir_fd=parent_fd)
+    except FileNotFoundError:
+        if not create:
+            raise
+    try:
+        os.mkdir(name, 0o700, dir_fd=parent_fd)
+    except FileExistsError:
+        pass
+    return os.open(name, flags | _NOFOLLOW, dir_fd=parent_fd)
+
+
+def _mark_cache_folder(directory: str) -> None:
+    """CACHEDIR.TAG (backup tools skip the folder) and a .gitignore of `*` (nobody commits it), once."""
+    for name, text in (("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n"
+                                        "# compilelint's cache: https://bford.info/cachedir/\n"),
+                       (".gitignore", "*\n")):
+        try:
+            fd = os.open(os.path.join(directory, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC,
+                         0o644)
+        except OSError:
+            continue
+        try:
+            os.write(fd, text.encode())
+        finally:
+            os.close(fd)
+
+
 class Cache:
-    def __init__(self, directory: str, salt: str) -> None:
+    def __init__(self, directory: str, salt: str, secret: bytes | None = None) -> None:
+        self.base = directory
         self.directory = os.path.join(directory, tool_fingerprint())
         self.salt = salt
+        self._secret = secret
+        self._secret_loaded = secret is not None
+
+    @property
+    def secret(self) -> bytes | None:
+        if not self._secret_loaded:  # lazily, once per process (each worker of a pool reads it itself)
+            self._secret = load_secret()
+            self._secret_loaded = True
+        return self._secret
 
     def key(self, path: str, source: bytes, extra: str) -> str:
+        # The path as given is part of the key: a result names its file as the run that wrote it named it.
         digest = hashlib.sha256()
-        for part in (self.salt, extra, os.path.abspath(path)):
+        for part in (self.salt, extra, path, os.path.abspath(path), os.path.realpath(path)):
             digest.update(part.encode("utf-8", "surrogateescape"))
             digest.update(b"\0")
         digest.update(source)
         return digest.hexdigest()
 
-    def _file(self, key: str) -> str:
-        return os.path.join(self.directory, key[:2], key + ".pickle")
+    def _mac(self, secret: bytes, key: str, payload: bytes) -> bytes:
+        return hmac.new(secret, FORMAT + b"\0" + key.encode("ascii") + b"\0" + payload, hashlib.sha256) \
+            .hexdigest().encode("ascii")
+
+    @staticmethod
+    def _valid_key(key: str) -> bool:
+        return len(key) == 64 and all(c in "0123456789abcdef" for c in key)
+
+    def _read(self, key: str) -> bytes | None:
+        if not _DIR_FD:
+            with open(os.path.join(self.directory, key[:2], key + ".json"), "rb") as fh:
+                return fh.read(MAX_ENTRY_BYTES + 1)
+        fds: list[int] = []
+        try:
+            fds.append(_open_dir(self.directory, None, False))
+            fds.append(_open_dir(key[:2], fds[-1], False))
+            fd = os.open(key + ".json", os.O_RDONLY | _NOFOLLOW | _CLOEXEC, dir_fd=fds[-1])
+            fds.append(fd)
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY_BYTES:
+                return None
+            if os.utime in os.supports_fd:  # a hit keeps its entry young: pruning goes by last use
+                with contextlib.suppress(OSError):
+                    os.utime(fd)
+            with os.fdopen(os.dup(fd), "rb") as fh:
+                return fh.read(MAX_ENTRY_BYTES + 1)
+        finally:
+            for fd in fds:
+                os.close(fd)
 
     def get(self, key: str):  # noqa: ANN201
-        try:
-            with open(self._file(key), "rb") as fh:
-                return pickle.load(fh)
-        except Exception:
+        """The FileResult stored under `key`, or None: missing, not ours (bad HMAC), malformed."""
+        secret = self.secret
+        if secret is None or not self._valid_key(key):
             return None
+        try:
+            data = self._read(key)
+        except (OSError, ValueError):
+            return None
+        if data is None or len(data) > MAX_ENTRY_BYTES:
+            return None
+        header, _, rest = data.partition(b"\n")
+        mac, _, payload = rest.partition(b"\n")
+        if header != FORMAT or not hmac.compare_digest(mac, self._mac(secret, key, payload)):
+            return None
+        return result_from_json(payload)
 
     def put(self, key: str, value: object) -> None:
-        target = self._file(key)
+        secret = self.secret
+        if secret is None or not self._valid_key(key) or _times_out(value):
+            return
         try:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            tmp = f"{target}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as fh:
-                pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, target)
+            payload = result_to_json(value)
+        except (TypeError, ValueError):
+            return
+        if len(payload) > MAX_ENTRY_BYTES:
+            return
+        data = FORMAT + b"\n" + self._mac(secret, key, payload) + b"\n" + payload
+        try:
+            self._write(key, data)
         except OSError:
-            pass  # a read-only tree just runs uncached
+            pass  # a read-only or full disk just runs uncached
+
+    def _write(self, key: str, data: bytes) -> None:
+        fresh = not os.path.isdir(self.base)
+        tmp = f".{key[:16]}.{secrets.token_hex(8)}.tmp"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
+        if not _DIR_FD:
+            folder = os.path.join(self.directory, key[:2])
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            fd = os.open(os.path.join(folder, tmp), flags, 0o600)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                os.replace(os.path.join(folder, tmp), os.path.join(folder, key + ".json"))
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(folder, tmp))
+                raise
+            return
+        fds: list[int] = []
+        try:
+            fds.append(_open_dir(self.base, None, True))
+            if fresh:
+                _mark_cache_folder(self.base)
+            fds.append(_open_dir(os.path.basename(self.directory), fds[-1], True))
+            folder = _open_dir(key[:2], fds[-1], True)
+            fds.append(folder)
+            fd = os.open(tmp, flags, 0o600, dir_fd=folder)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                # os.replace renames over whatever is at the name (a planted symlink included): it never writes
+                # through it
+                os.replace(tmp, key + ".json", src_dir_fd=folder, dst_dir_fd=folder)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp, dir_fd=folder)
+                raise
+        finally:
+            for fd in fds:
+                os.close(fd)
+
+
+# --- pruning -------------------------------------------------------------------------------------------------
+
+# Only names compilelint writes are ever deleted, so a --cache-dir that is some other folder loses nothing else.
+_FINGERPRINT_DIR = re.compile(r"[0-9a-f]{16}")
+_SHARD_DIR = re.compile(r"[0-9a-f]{2}")
+_ENTRY = re.compile(r"[0-9a-f]{64}\.json|\.[0-9a-f]{16}\.[0-9a-f]{16}\.tmp")
+
+
+def _entries(directory: str) -> list[tuple[float, int, str]]:
+    """(mtime, size, path) of every entry and leftover temporary file under a cache folder."""
+    out = []
+    for fingerprint in _listdir(directory, _FINGERPRINT_DIR):
+        for shard in _listdir(os.path.join(directory, fingerprint), _SHARD_DIR):
+            folder = os.path.join(directory, fingerprint, shard)
+            for name in _listdir(folder, _ENTRY):
+                with contextlib.suppress(OSError):
+                    st = os.lstat(os.path.join(folder, name))
+                    out.append((st.st_mtime, st.st_size, os.path.join(folder, name)))
+    return out
+
+
+def _listdir(directory: str, pattern: re.Pattern) -> list[str]:
+    try:
+        return [name for name in os.listdir(directory) if pattern.fullmatch(name)]
+    except OSError:
+        return []
+
+
+def prune(directory: str, *, max_age_s: float = MAX_AGE_S, max_bytes: int = MAX_TOTAL_BYTES,
+          force: bool = False, now: float | None = None) -> int:
+    """Delete a cache folder's entries unused for max_age_s, then the least recently used until it holds at
+    most max_bytes; the entries of other compilelint versions age out the same way. At most once a day
+    unless `force`. Returns the number of files removed; never raises."""
+    now = time.time() if now is None else now
+    stamp = os.path.join(directory, _PRUNE_STAMP)
+    with contextlib.suppress(OSError):
+        if not force and 0 <= now - os.lstat(stamp).st_mtime < PRUNE_INTERVAL_S:
+            return 0
+    if not os.path.isdir(directory):
+        return 0
+    entries = sorted(_entries(directory))
+    total = sum(size for _, size, _ in entries)
+    removed = 0
+    for mtime, size, path in entries:
+        if now - mtime <= max_age_s and total <= max_bytes:
+            break
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            removed += 1
+            total -= size
+    for fingerprint in _listdir(directory, _FINGERPRINT_DIR):
+        for shard in _listdir(os.path.join(directory, fingerprint), _SHARD_DIR):
+            with contextlib.suppress(OSError):
+                os.rmdir(os.path.join(directory, fingerprint, shard))  # only an empty one goes
+        with contextlib.suppress(OSError):
+            os.rmdir(os.path.join(directory, fingerprint))
+    with contextlib.suppress(OSError):
+        os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT | _NOFOLLOW | _CLOEXEC, 0o600))
+        os.utime(stamp, (now, now))
+    return removed
+
+
+def prune_user_cache(**limits: object) -> int:
+    """prune() every project folder of the user cache (a project not linted for a month goes entirely)."""
+    user_root = user_cache_root()
+    if user_root is None:
+        return 0
+    projects = os.path.join(user_root, "projects")
+    removed = 0
+    for project in _listdir(projects, _FINGERPRINT_DIR):
+        folder = os.path.join(projects, project)
+        removed += prune(folder, **limits)  # type: ignore[arg-type]
+        with contextlib.suppress(OSError):
+            if not _listdir(folder, _FINGERPRINT_DIR):
+                for name in (_PRUNE_STAMP, "CACHEDIR.TAG", ".gitignore"):
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(os.path.join(folder, name))
+                os.rmdir(folder)
+    return removed

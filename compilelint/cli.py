@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 
@@ -11,7 +12,7 @@ import click
 
 from compilelint import __version__
 from compilelint.atomic import write_atomic
-from compilelint.config import Config, ConfigError, load_config
+from compilelint.config import Config, ConfigError, check_selectors, find_vcs_root, load_config
 from compilelint.findings import TARGETS
 from compilelint.report import FORMATS
 
@@ -33,11 +34,46 @@ def _split(values: tuple[str, ...]) -> list[str]:
     return [v.strip() for value in values for v in value.split(",") if v.strip()]
 
 
-def _emit(text: str, output: str | None) -> None:
+def _emit(text: str, output: str | None, flag: str = "--output") -> None:
     if output:
-        write_atomic(output, text)
+        _write_or_fail(output, text, flag)
     else:
         click.echo(text, nl=False)
+
+
+def _write_or_fail(path: str, text: str, flag: str) -> None:
+    try:
+        write_atomic(path, text)
+    except OSError as err:
+        raise click.UsageError(f"{flag} {path}: cannot write: {err.strerror or err}") from err
+
+
+def _number_check(minimum: float, maximum: float, *, above: bool = False, note: str = ""):  # noqa: ANN202
+    """A click callback: the value is a number from minimum (excluded with `above`) to maximum. click's FLOAT
+    takes "inf" and "nan", which no limit here can mean, and the system's timers and reads overflow long
+    before a float does."""
+
+    def check(ctx: click.Context, param: click.Parameter, value):  # noqa: ANN001, ANN202
+        if value is None:
+            return value
+        if not (math.isfinite(value) and minimum <= value <= maximum) or (above and value == minimum):
+            kind = "a whole number" if isinstance(value, int) else "a number"
+            low = f"above {minimum:g}" if above else f"from {minimum:g}"
+            raise click.BadParameter(f"must be {kind} {low} to {maximum:.0f}{note} (got {value!r})", ctx, param)
+        return value
+
+    return check
+
+
+def _torch_version_check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from compilelint.config import check_torch_version
+
+    if value is None:
+        return None
+    try:
+        return check_torch_version(value, "--torch-version")
+    except ConfigError as err:
+        raise click.BadParameter(str(err).removeprefix("--torch-version "), ctx, param) from None
 
 
 @click.group(cls=_DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -55,7 +91,8 @@ def main() -> None:
               help="Compile paths you use; rules for other paths are off (repeatable).")
 @click.option("--output-format", type=click.Choice(sorted(FORMATS)), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
-@click.option("-j", "--jobs", type=int, default=0, help="Worker processes (default: all cores).")
+@click.option("-j", "--jobs", type=int, default=0, callback=_number_check(0, 4096),
+              help="Worker processes (default: all cores).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="pyproject.toml to read.")
 @click.option("--isolated", is_flag=True, help="Read no configuration file: the defaults and these flags only.")
 @click.option("--exclude", multiple=True, help="Extra exclude patterns.")
@@ -64,12 +101,15 @@ def main() -> None:
 @click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing them.")
 @click.option("--show-source", is_flag=True, help="Show the source line of each finding.")
 @click.option("--file-timeout", type=float, default=60.0, show_default=True,
+              callback=_number_check(0, 1e6, note=" (0: no limit)"),
               help="Seconds allowed per file before it is reported as E002 and skipped (0: no limit).")
 @click.option("--max-file-size", type=float, default=4.0, show_default=True,
+              callback=_number_check(0, 1e6, note=" (0: no limit)"),
               help="Files over this many MB are reported as E004 and not parsed (0: no limit).")
 @click.option("--sarif-category", default="compilelint/static", show_default=True,
               help="SARIF automationDetails id, so several uploads do not replace each other.")
-@click.option("--torch-version", help='The torch version your code runs on, e.g. "2.11" (default from config, else 2.13).')
+@click.option("--torch-version", callback=_torch_version_check,
+              help='The torch version your code runs on, e.g. "2.11" (default from config, else 2.13).')
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place, then report what remains.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe (with --fix or --diff).")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff; change nothing.")
@@ -78,8 +118,10 @@ def main() -> None:
 @click.option("--write-baseline", type=click.Path(dir_okay=False),
               help="Write the current findings to this baseline file and exit 0.")
 @click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` comments to every line with findings.")
-@click.option("--no-cache", is_flag=True, help="Do not read or write .compilelint_cache/.")
-@click.option("--cache-dir", type=click.Path(file_okay=False), help="Cache folder (default: <root>/.compilelint_cache).")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False),
+              help="Cache folder (default: one per project under $XDG_CACHE_HOME/compilelint, "
+                   "else ~/.cache/compilelint).")
 @click.option("--shard", help="I/N: lint only the I-th of N deterministic shards (CI matrices).")
 def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...], ignore: tuple[str, ...],
           targets: tuple[str, ...], output_format: str, output: str | None, jobs: int, config_path: str | None,
@@ -94,31 +136,45 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
     if isolated and config_path:
         raise click.UsageError("--isolated and --config contradict each other")
     try:
-        config = Config() if isolated else load_config(paths_list[0], config_path)
+        config = Config(root=find_vcs_root(paths_list[0]) or ".") if isolated else \
+            load_config(paths_list[0], config_path)
+    except ConfigError as err:
+        raise click.UsageError(str(err)) from err
+    try:
+        for flag, values in (("--select", select), ("--extend-select", extend_select), ("--ignore", ignore)):
+            check_selectors(_split(values), flag)
     except ConfigError as err:
         raise click.UsageError(str(err)) from err
     if select:
         config.select = _split(select)
+        if not config.select:
+            raise click.UsageError("--select is empty, which turns every rule off; leave it out (every rule) "
+                                   "or name codes or prefixes")
     config.extend_select += _split(extend_select)
     config.ignore += _split(ignore)
     config.exclude += list(exclude)
-    from compilelint.rules.registry import unknown_selectors
-
-    unknown = unknown_selectors(config.select + config.extend_select + config.ignore)
-    if unknown:
-        raise click.UsageError(f"unknown rule selector{'s' if len(unknown) > 1 else ''} "
-                               f"{', '.join(map(repr, unknown))}; `compilelint rules` lists the codes")
     if targets:
         config.targets = list(targets)
     if torch_version:
         config.torch_version = torch_version
+    _check_selection(config)
     shard_spec = _parse_shard(shard) if shard else None
-    if not no_cache and cache_dir is None:
-        cache_dir = os.path.join(config.root, ".compilelint_cache")
+    default_cache = not no_cache and cache_dir is None
+    if default_cache:
+        from compilelint.cache import default_cache_dir
+
+        cache_dir = default_cache_dir(config.root)  # None (run uncached) where there is no user cache folder
+
+    from compilelint.rules.registry import ENGINE_CODES, select_codes
+
+    ignored_engine = select_codes(sorted(ENGINE_CODES), config.ignore)
 
     def run_lint():  # noqa: ANN202
-        return lint(paths_list, config, jobs=jobs, file_timeout=file_timeout, force_exclude=force_exclude,
-                    max_file_mb=max_file_size, cache_dir=None if no_cache else cache_dir, shard=shard_spec)
+        linted = lint(paths_list, config, jobs=jobs, file_timeout=file_timeout, force_exclude=force_exclude,
+                      max_file_mb=max_file_size, cache_dir=None if no_cache else cache_dir, shard=shard_spec)
+        if ignored_engine:  # the engine reports E00x unconditionally; `ignore` (as in ruff) still removes them
+            linted.findings = [f for f in linted.findings if f.code not in ignored_engine]
+        return linted
 
     fixed = 0
     if fix or show_diff:
@@ -129,6 +185,10 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
             click.echo(unified_diff(changes), nl=False)
             sys.exit(EXIT_FINDINGS if changes else EXIT_CLEAN)
     result = run_lint()
+    if cache_dir is not None and not no_cache:
+        from compilelint.cache import prune, prune_user_cache
+
+        prune_user_cache() if default_cache else prune(cache_dir)  # at most once a day: by age, then by size
     if add_noqa:
         from compilelint.suppress import add_noqa as add_noqa_to
 
@@ -144,7 +204,10 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
     if write_baseline:
         from compilelint.baseline import write_baseline as write_baseline_file
 
-        write_baseline_file(write_baseline, result.findings)
+        try:
+            write_baseline_file(write_baseline, result.findings, root=config.root)
+        except OSError as err:
+            raise click.UsageError(f"--write-baseline {write_baseline}: cannot write: {err.strerror or err}") from err
         click.echo(f"Wrote {len(result.findings)} findings to baseline {write_baseline}.")
         sys.exit(EXIT_CLEAN)
     if baseline:
@@ -154,13 +217,13 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
             known = load_baseline(baseline)
         except (OSError, ValueError) as err:
             raise click.UsageError(f"cannot read baseline: {err}") from err
-        result.findings = new_findings(result.findings, known)
+        result.findings = new_findings(result.findings, known, root=config.root)
     if fix and fixed:
         click.echo(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.", err=True)
     for missing in result.missing:
         click.echo(f"compilelint: {missing}: no such file or directory", err=True)
     render = FORMATS[output_format]
-    text = render(result.findings, files=len(result.files), root=config.root if config.source else ".",
+    text = render(result.findings, files=len(result.files), root=config.root,
                   rule_codes=result.rule_codes, show_source=show_source, statistics=statistics,
                   category=sarif_category)
     _emit(text, output)
@@ -208,8 +271,9 @@ def rules_command(output_format: str) -> None:
 @click.option("--device", default="cpu", show_default=True, type=click.Choice(["cpu", "cuda"]))
 @click.option("--output-format", type=click.Choice(sorted(FORMATS)), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
-@click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds allowed per target.")
-@click.option("--memory-mb", type=int, default=8192, show_default=True,
+@click.option("--timeout", type=float, default=600.0, show_default=True, callback=_number_check(0, 1e6, above=True),
+              help="Seconds allowed per target.")
+@click.option("--memory-mb", type=int, default=8192, show_default=True, callback=_number_check(0, 1 << 30),
               help="Memory bound per target (address space with a CPU-only torch, resident size with a "
                    "CUDA build; 0: none).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="pyproject.toml to read.")
@@ -218,7 +282,7 @@ def rules_command(output_format: str) -> None:
 @click.option("--dynamic", type=click.Choice(["auto", "true", "false"]), default="auto", show_default=True,
               help="torch.compile(dynamic=...) for the Dynamo check; auto: the factory's or module's DYNAMIC, "
                    "else torch's default.")
-@click.option("-j", "--jobs", type=int, default=1, show_default=True,
+@click.option("-j", "--jobs", type=int, default=1, show_default=True, callback=_number_check(1, 4096),
               help="Targets probed at once (each in its own process; timings are cleaner with 1).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a TTY).")
 @click.option("--sarif-category", default="compilelint/probe", show_default=True,
@@ -265,11 +329,15 @@ def probe_command(targets: tuple[str, ...], device: str, output_format: str, out
 @click.option("--device", type=click.Choice(["cpu", "cuda"]), default="cpu", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the results as JSON to this file.")
 @click.option("--chart", type=click.Path(dir_okay=False), help="Write a self-contained HTML chart to this file.")
-@click.option("--iters", type=int, default=50, show_default=True, help="Timed rounds over the input sets.")
-@click.option("--warmup", type=int, default=5, show_default=True, help="Untimed rounds after the first.")
-@click.option("--scale", type=int, default=1, show_default=True, help="Passed to factories that take `scale`.")
+@click.option("--iters", type=int, default=50, show_default=True, callback=_number_check(1, 1e9),
+              help="Timed rounds over the input sets.")
+@click.option("--warmup", type=int, default=5, show_default=True, callback=_number_check(0, 1e9),
+              help="Untimed rounds after the first.")
+@click.option("--scale", type=int, default=1, show_default=True, callback=_number_check(1, 1e6),
+              help="Passed to factories that take `scale`.")
 @click.option("--backend", default="inductor", show_default=True, help="torch.compile backend.")
-@click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds allowed for the child process.")
+@click.option("--timeout", type=float, default=600.0, show_default=True, callback=_number_check(0, 1e6, above=True),
+              help="Seconds allowed for the child process.")
 @click.option("--variants", default="", help="Comma-separated columns to run, in this order (default: all).")
 def bench_command(unfixed: str, fixed: str, device: str, output: str | None, chart: str | None, iters: int,
                   warmup: int, scale: int, backend: str, timeout: float, variants: str) -> None:
@@ -282,10 +350,27 @@ def bench_command(unfixed: str, fixed: str, device: str, output: str | None, cha
                      timeout=timeout, variants=_split((variants,)) or None)
     click.echo(render_table(data), nl=False)
     if output:
-        write_atomic(output, _json.dumps(data, indent=2) + "\n")
+        _write_or_fail(output, _json.dumps(data, indent=2) + "\n", "--output")
     if chart:
-        write_atomic(chart, render_html(data))
+        _write_or_fail(chart, render_html(data), "--chart")
     sys.exit(EXIT_ERROR if data.get("error") or data.get("errors") else EXIT_CLEAN)
+
+
+def _check_selection(config: Config) -> None:
+    """Select, ignore, targets and torch-version together must leave something to check: an empty selection
+    would pass every file silently. Naming an engine code ("E001", "E") on its own is a choice, not a mistake."""
+    from compilelint.engine import selected_rules
+    from compilelint.rules.registry import ENGINE_CODES, select_codes
+
+    if selected_rules(config):
+        return
+    named = [s for s in config.select + config.extend_select if s.strip().upper() != "ALL"]
+    if select_codes(sorted(ENGINE_CODES), named) - set(select_codes(sorted(ENGINE_CODES), config.ignore)):
+        return
+    raise click.UsageError(
+        f"no rule is left to run: select {config.select} + extend-select {config.extend_select}, minus ignore "
+        f"{config.ignore}, for targets {config.targets} on torch {config.torch_version}; "
+        "`compilelint rules` lists each rule's targets")
 
 
 def _parse_shard(spec: str) -> tuple[int, int]:

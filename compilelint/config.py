@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 
@@ -47,7 +48,8 @@ class Config:
     def validate(self) -> None:
         unknown = [t for t in self.targets if t not in TARGETS]
         if unknown:
-            raise ConfigError(f"unknown target(s) {', '.join(unknown)}; choose from {', '.join(TARGETS)}")
+            raise ConfigError(f"unknown target{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
+                              f"choose from {', '.join(TARGETS)}")
 
     def ignored_for(self, path: str) -> list[str]:
         rel = os.path.relpath(os.path.abspath(path), os.path.abspath(self.root)).replace(os.sep, "/")
@@ -61,6 +63,7 @@ class Config:
 
 _KEYS = {"select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "targets",
          "torch-version", "target-version", "probe"}
+_PROBE_KEYS = {"targets", "scope"}
 
 
 def find_pyproject(start: str) -> str | None:
@@ -75,54 +78,117 @@ def find_pyproject(start: str) -> str | None:
         directory = parent
 
 
+def find_vcs_root(start: str) -> str | None:
+    """The nearest folder at or above `start` holding .git or .hg: the project root when there is no
+    pyproject.toml, so that paths (and fingerprints) do not depend on the working directory."""
+    directory = os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or ".")
+    while True:
+        if any(os.path.exists(os.path.join(directory, marker)) for marker in (".git", ".hg")):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def check_selectors(selectors: list[str], where: str) -> None:
+    """A selector that is empty or matches no rule (a typo) is an error naming where it was written."""
+    from compilelint.rules.registry import unknown_selectors
+
+    if any(not s.strip() for s in selectors):
+        raise ConfigError(f"{where}: an empty rule selector; write a code or prefix such as \"GB401\" or \"GB\"")
+    unknown = unknown_selectors(selectors)
+    if unknown:
+        raise ConfigError(f"{where}: unknown rule selector{'s' if len(unknown) > 1 else ''} "
+                          f"{', '.join(map(repr, unknown))}; `compilelint rules` lists the codes")
+
+
+def check_torch_version(value: object, where: str) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"\d+\.\d+([.+-][0-9A-Za-z][0-9A-Za-z.+-]*)?", value.strip()):
+        # a TOML number is refused, not converted: 2.10 would read as 2.1
+        raise ConfigError(f'{where} must be a version string such as "2.11" (got {value!r})')
+    return value.strip()
+
+
 def load_config(start: str = ".", explicit: str | None = None) -> Config:
     path = explicit or find_pyproject(start)
     config = Config()
     if path is None:
+        config.root = find_vcs_root(start) or "."
         return config
     try:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError) as err:
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise ConfigError(f"cannot read {path}: {err}") from err
-    section = data.get("tool", {}).get("compilelint")
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: [tool] must be a table")
+    section = tool.get("compilelint")
     config.root = os.path.dirname(os.path.abspath(path))
     if section is None:
         return config
+    where = f"{path}: [tool.compilelint]"
+    if not isinstance(section, dict):
+        raise ConfigError(f"{where} must be a table")
     config.source = path
     unknown = set(section) - _KEYS
     if unknown:
-        raise ConfigError(f"{path}: unknown [tool.compilelint] key(s): {', '.join(sorted(unknown))}")
+        raise ConfigError(f"{where} unknown key(s): {', '.join(sorted(unknown))}")
 
-    def strings(key: str) -> list[str]:
-        value = section.get(key, [])
+    def strings(key: str, table: dict = section, place: str = where) -> list[str]:
+        value = table.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ConfigError(f"{path}: [tool.compilelint] {key} must be a list of strings")
+            raise ConfigError(f"{place} {key} must be a list of strings (got {value!r})")
+        return list(value)
+
+    def selectors(key: str) -> list[str]:
+        value = strings(key)
+        check_selectors(value, f"{where} {key}")
         return value
 
     if "select" in section:
-        config.select = strings("select")
-    config.ignore = strings("ignore")
-    config.extend_select = strings("extend-select")
+        config.select = selectors("select")
+        if not config.select:
+            raise ConfigError(f"{where} select is empty, which turns every rule off; "
+                              "leave it out (every rule) or name codes or prefixes")
+    config.ignore = selectors("ignore")
+    config.extend_select = selectors("extend-select")
     config.exclude = strings("exclude")
     config.extend_exclude = strings("extend-exclude")
     if "targets" in section:
         config.targets = strings("targets")
+        if not config.targets:
+            raise ConfigError(f"{where} targets is empty, which turns every rule off; "
+                              f"choose from {', '.join(TARGETS)}")
     pfi = section.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
-        raise ConfigError(f"{path}: [tool.compilelint] per-file-ignores must be a table")
+        raise ConfigError(f"{where} per-file-ignores must be a table of patterns to lists of codes "
+                          f"(got {pfi!r})")
+    for pattern, codes in pfi.items():
+        key = f"{where} per-file-ignores.{pattern!r}"
+        if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+            raise ConfigError(f"{key} must be a list of rule codes or prefixes, e.g. [\"GB\"] (got {codes!r})")
+        check_selectors(codes, key)
     config.per_file_ignores = {k: list(v) for k, v in pfi.items()}
-    for key in ("torch-version", "target-version"):
-        if key in section:
-            config.torch_version = str(section[key])
-    if not all(part.isdigit() for part in config.torch_version.split(".")[:2]):
-        raise ConfigError(f"{path}: torch-version must look like \"2.11\" (got {config.torch_version!r})")
+    versions = {key: check_torch_version(section[key], f"{where} {key}")
+                for key in ("torch-version", "target-version") if key in section}
+    if len(set(versions.values())) > 1:
+        raise ConfigError(f"{where} torch-version and target-version disagree ({versions['torch-version']!r}, "
+                          f"{versions['target-version']!r}); keep one")
+    if versions:
+        config.torch_version = next(iter(versions.values()))
     probe = section.get("probe", {})
-    if isinstance(probe, dict):
-        config.probe_targets = list(probe.get("targets", []))
-        scope = probe.get("scope", [])
-        if not isinstance(scope, list) or not all(isinstance(v, str) for v in scope):
-            raise ConfigError(f"{path}: [tool.compilelint.probe] scope must be a list of strings")
-        config.probe_scope = scope
-    config.validate()
+    if not isinstance(probe, dict):
+        raise ConfigError(f"{where} probe must be a table ([tool.compilelint.probe]; got {probe!r})")
+    probe_where = f"{path}: [tool.compilelint.probe]"
+    unknown = set(probe) - _PROBE_KEYS
+    if unknown:
+        raise ConfigError(f"{probe_where} unknown key(s): {', '.join(sorted(unknown))}")
+    config.probe_targets = strings("targets", probe, probe_where)
+    config.probe_scope = strings("scope", probe, probe_where)
+    try:
+        config.validate()
+    except ConfigError as err:
+        raise ConfigError(f"{where} targets: {err}") from None
     return config

@@ -24,11 +24,13 @@ def discover(paths: list[str], excludes: list[str], root: str = ".", force_exclu
     """Return (python files, problems). Problems are paths that do not exist.
 
     Files named explicitly are linted even if excluded, unless `force_exclude` (what pre-commit,
-    which passes every changed file by name, needs).
+    which passes every changed file by name, needs). A file reached twice (named twice, as `./a.py` and
+    `/abs/a.py`, through a symlink, or inside two folders given) is linted once, under the spelling
+    first found that is not a symlink (else the first found).
     """
     root = os.path.abspath(root)
     patterns = list(DEFAULT_EXCLUDES) + list(excludes)
-    found: set[str] = set()
+    found: list[str] = []
     missing: list[str] = []
     for given in paths:
         if os.path.isdir(given):
@@ -45,14 +47,28 @@ def discover(paths: list[str], excludes: list[str], root: str = ".", force_exclu
                     continue
                 seen_dirs.add(ident)
                 dirnames[:] = sorted(d for d in dirnames if not _matches(os.path.join(directory, d), patterns, root))
-                for name in filenames:
+                for name in sorted(filenames):
                     full = os.path.join(directory, name)
                     if name.endswith(".py") and not _matches(full, patterns, root):
-                        found.add(os.path.normpath(full))
+                        found.append(os.path.normpath(full))
         elif os.path.lexists(given):
             if force_exclude and _matches(os.path.abspath(given), patterns, root):
                 continue
-            found.add(os.path.normpath(given))
+            found.append(os.path.normpath(given))
         else:
             missing.append(given)
-    return sorted(found), missing
+    return sorted(_one_per_real_file(found)), missing
+
+
+def _one_per_real_file(paths: list[str]) -> list[str]:
+    chosen: dict[str, str] = {}
+    for path in paths:
+        real = os.path.realpath(path)
+        current = chosen.get(real)
+        if current is None or (current != path and _through_symlink(current) and not _through_symlink(path)):
+            chosen[real] = path
+    return list(chosen.values())
+
+
+def _through_symlink(path: str) -> bool:
+    return os.path.realpath(path) != os.path.abspath(path)

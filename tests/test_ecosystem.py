@@ -75,7 +75,7 @@ def test_warm_cache_gives_identical_results(tmp_path):
         (tmp_path / f"m{i}.py").write_text(SOURCE)
     cache = tmp_path / "cache"
     cold = lint([str(tmp_path)], Config(), jobs=1, cache_dir=str(cache)).findings
-    assert any(cache.rglob("*.pickle"))
+    assert any(cache.rglob("*.json"))
     warm = lint([str(tmp_path)], Config(), jobs=2, cache_dir=str(cache)).findings
     assert [f.to_dict() for f in cold] == [f.to_dict() for f in warm]
     (tmp_path / "m0.py").write_text(SOURCE.replace("x.max().item()", "x.max()"))

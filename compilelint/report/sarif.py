@@ -1,7 +1,8 @@
 """SARIF 2.1.0 built with sarif-om, serialized the way Bandit does (sarif-om has no serializer):
 walk the attrs objects, drop attributes left at their defaults and None, and rename each to its
 schema property name. What GitHub code scanning needs is here: tool.driver.rules with markdown
-help, relative artifact URIs under %SRCROOT%, regions, partialFingerprints that survive line moves,
+help, artifact URIs relative to %SRCROOT% (absolute file: URIs for files outside the root), regions,
+partialFingerprints that survive line moves and do not depend on the working directory,
 an automationDetails id so static and probe uploads do not replace each other, and a result cap
 below GitHub's 25,000 results per run.
 """
@@ -10,13 +11,15 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import PurePosixPath
+from pathlib import Path
+from urllib.parse import quote
 
 import attr
 import sarif_om as om
 
 from compilelint import __version__
 from compilelint.findings import Finding
+from compilelint.paths import root_relative, stable_fingerprint
 from compilelint.rules.base import RuleMeta
 from compilelint.rules.registry import FILE_TIMEOUT, FILE_TOO_LARGE, READ_ERROR, SYNTAX_ERROR, all_rules
 
@@ -106,9 +109,13 @@ def _runtime_descriptor(code: str) -> om.ReportingDescriptor:
                                               "problem.severity": level})
 
 
-def _relative_uri(path: str, root: str) -> str:
-    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
-    return str(PurePosixPath(*rel.split(os.sep)))
+def _artifact(path: str, root: str) -> om.ArtifactLocation:
+    """The file's real path under %SRCROOT% (percent-encoded, as a URI must be); a file outside the root gets
+    an absolute file: URI, never a "../" one that code scanning would resolve outside the repository."""
+    rel = root_relative(path, root)
+    if rel is None:
+        return om.ArtifactLocation(uri=Path(os.path.realpath(path)).as_uri())
+    return om.ArtifactLocation(uri=quote(rel, safe="/", errors="surrogateescape"), uri_base_id="%SRCROOT%")
 
 
 def render_sarif(findings: list[Finding], *, root: str = ".", rule_codes: list[str] | None = None,
@@ -141,14 +148,13 @@ def render_sarif(findings: list[Finding], *, root: str = ".", rule_codes: list[s
             rule_id=f.code, rule_index=index_of[f.code], level=_LEVEL.get(f.severity, "warning"),
             message=om.Message(text=f.message),
             locations=[om.Location(physical_location=om.PhysicalLocation(
-                artifact_location=om.ArtifactLocation(uri=_relative_uri(f.path, root), uri_base_id="%SRCROOT%"),
-                region=region))],
-            partial_fingerprints={"compilelint/v1": f.fingerprint()},
+                artifact_location=_artifact(f.path, root), region=region))],
+            partial_fingerprints={"compilelint/v1": stable_fingerprint(f, root)},
             properties=props,
         )
         if f.fix is not None:
             result.fixes = [om.Fix(description=om.Message(text=f.fix.description), artifact_changes=[om.ArtifactChange(
-                artifact_location=om.ArtifactLocation(uri=_relative_uri(f.path, root), uri_base_id="%SRCROOT%"),
+                artifact_location=_artifact(f.path, root),
                 replacements=[om.Replacement(deleted_region=om.Region(
                     start_line=f.fix.start_line, start_column=f.fix.start_col + 1, end_line=f.fix.end_line,
                     end_column=f.fix.end_col + 1), inserted_content=om.ArtifactContent(text=f.fix.text))])])]
