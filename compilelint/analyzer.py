@@ -18,6 +18,7 @@ import libcst as cst
 
 from compilelint.analysis.globals import ModuleGlobals, module_globals
 from compilelint.analysis.dynamo import ModuleFacts, call_name, dead_under_trace, off_flag_branch
+from compilelint.semantic.paths import behind_default_off_flag
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of, statement_lines
@@ -181,7 +182,8 @@ class RuleContext:
             # No compile path runs a module's __init__ (scope never reaches it), so a finding there
             # could only be dropped later; dropping it now saves computing its position.
             return
-        if rule.targets == ("trace",) and dead_under_trace(self, node):
+        if rule.targets == ("trace",) and (dead_under_trace(self, node) or behind_default_off_flag(
+                self.ancestors, node, self.function, getattr(self.class_facts, "default_off", set()))):
             return  # the tracer never runs that branch (the trace rules' one dead-branch check)
         self._analyzer.candidates.append(Candidate(
             rule=rule.code, node=node, message=message or rule.message, severity=severity or rule.severity,

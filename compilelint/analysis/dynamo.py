@@ -1714,6 +1714,11 @@ def _is_compiling_test(test: cst.BaseExpression, ctx: "RuleContext", names: set[
         if called in names or (called.rsplit(".", 1)[-1].lstrip("_") in _wrapper_names(names)
                                and not called.startswith("torch.")):
             return True
+    if (names is _IS_TRACING and type(test) is cst.Call and type(test.func) is cst.Name
+            and test.func.value == "isinstance" and len(test.args) == 2
+            and (ctx.qualify(test.args[1].value) or "") == "torch.Tensor"
+            and ctx.facts.is_shape_dependent(test.args[0].value)):
+        return True  # the tracer hands out sizes as 0-d tensors: `isinstance(h, torch.Tensor)` on a size
     if type(test) is cst.BooleanOperation:
         left, right = _is_compiling_test(test.left, ctx, names), _is_compiling_test(test.right, ctx, names)
         if type(test.operator) is cst.And:

@@ -88,6 +88,10 @@ _ELEMENTWISE = {"sigmoid", "exp", "log", "clamp", "abs", "relu", "softmax", "sqr
                 "div", "where", "clip", "tanh", "minimum", "maximum"}
 
 
+# Builtins that turn a traced size into a Python number (torch.jit.trace warns at the call). Not max()/min():
+# they compare (and freeze which side wins) but give back the winning size itself, still traced (2.13).
+_SIZE_CONVERSIONS = frozenset(("int", "float", "round", "bool"))
+
 _EMPTY_MODULE = cst.Module(body=[])
 
 
@@ -163,6 +167,10 @@ class ClassFacts:
         # (a method, a subclass). torch.compile, torch.jit.trace and torch.export specialize on a plain attribute's
         # value, so they never take a branch on one (`if self.debug:`); TorchScript compiles both sides.
         self.off_flags: set[str] = set()
+        # Off by default: attributes `__init__` sets to False or None, or to one of its parameters that defaults to
+        # False or None, whatever else may switch them on later (`enable_tiling()`). Code behind them runs only
+        # in a configuration the user asks for.
+        self.default_off: set[str] = set()
 
     def inherit(self, base: "ClassFacts") -> None:
         """Take a base class's attributes and methods; this class's own assignments win."""
@@ -181,6 +189,7 @@ class ClassFacts:
                     self.jit_modules.setdefault(key, value)
         self.methods |= base.methods
         self.off_flags |= {name for name in getattr(base, "off_flags", ()) if name not in own}
+        self.default_off |= {name for name in getattr(base, "default_off", ()) if name not in own}
 
     @classmethod
     def from_class(cls, node: cst.ClassDef, aliases: dict[str, str]) -> "ClassFacts":
@@ -191,6 +200,7 @@ class ClassFacts:
                 if stmt.name.value == "__init__":
                     facts._scan_init(stmt, aliases)
                     facts.off_flags = _off_flag_candidates(stmt)
+                    facts.default_off = facts.off_flags | _off_by_default_params(stmt)
         return facts
 
     def settle_off_flags(self, module_counts: dict[str, int]) -> None:
@@ -350,6 +360,20 @@ def _off_flag_candidates(init: cst.FunctionDef) -> set[str]:
     return out
 
 
+def _off_by_default_params(init: cst.FunctionDef) -> set[str]:
+    """`self.x = x` statements of `__init__` where its parameter `x` defaults to False or None."""
+    params = init.params
+    off = {p.name.value for p in (*params.params, *params.kwonly_params)
+           if p.default is not None and type(p.default) is cst.Name and p.default.value in ("False", "None")}
+    out = set()
+    for line in _iter_simple_statements(init.body):
+        for small in line.body:
+            if (type(small) is cst.Assign and len(small.targets) == 1 and _is_self_attr(small.targets[0].target)
+                    and type(small.value) is cst.Name and small.value.value in off):
+                out.add(small.targets[0].target.attr.value)
+    return out
+
+
 def self_attr_assignments(block: cst.CSTNode) -> dict[str, int]:
     """How many statements assign each `self.<name>` in `block` (=, +=, annotated, tuple targets, `del`,
     `setattr(self, "name", ...)`; "*" for a setattr with a computed name), at any statement depth. Walks
@@ -459,6 +483,7 @@ class FunctionFacts:
         self.masks: set[str] = set()
         self.assumed: set[str] = set()
         self.params: set[str] = set()
+        self.required_params: set[str] = set()  # parameters without a default
         self.size_tags: dict[str, set[str]] = {}  # SIZE names -> size_sources() of their value
         # Conditions stated with `torch._check(cond)` / `torch._check_is_size(n)` so far (source text):
         # torch.export takes them as facts, so a later branch on the same condition does not fail.
@@ -511,6 +536,8 @@ class FunctionFacts:
                     if assume_tensor:
                         self.assumed.add(name)
             self.params.add(name)
+            if p.default is None:
+                self.required_params.add(name)
         for star in (params.star_arg, params.star_kwarg):
             if type(star) is cst.Param:
                 self.env[star.name.value] = Kind.UNKNOWN
@@ -650,6 +677,8 @@ class FunctionFacts:
                     return Kind.VALUE
                 return Kind.SIZE if args[0] in (Kind.SIZE, Kind.SHAPE) else Kind.PY
             if name == "len" and args:
+                if self.is_library_module_output(call.args[0].value):
+                    return Kind.PY  # the length of the tuple or list a block returns
                 return Kind.SIZE if args[0] in (Kind.TENSOR, Kind.SHAPE) else Kind.PY
             if name in ("max", "min", "sum", "abs", "round") and args:
                 if Kind.TENSOR in args and name in ("abs",):
@@ -734,7 +763,7 @@ class FunctionFacts:
                 bucket.discard(name)
             self.size_tags.pop(name, None)
             if self.env.get(name) in (Kind.SIZE, Kind.SHAPE):
-                self.size_tags[name] = self.size_sources(value) or {"size"}
+                self.size_tags[name] = self.size_sources(value, bound=True) or {"size"}
             if dyn:
                 self.dynamic.add(name)
             if dyn_size:
@@ -1120,14 +1149,23 @@ class FunctionFacts:
                 return True
         return False
 
-    def size_sources(self, expr: cst.BaseExpression) -> set[str]:
-        """Where the sizes that `expr` reads come from: "rank" (`x.dim()`, `x.ndim`: static configuration),
+    def size_sources(self, expr: cst.BaseExpression, bound: bool = False) -> set[str]:
+        """Where the sizes that `expr` reads come from: "converted" (a size already turned into a Python number by
+        `int()`/`float()`/`round()`/`bool()`/`math.*`, inside `expr`, or `expr` itself when it is
+        the value a name is `bound` to: `int(x)` is the conversion a rule asks about, `n` after `n = int(x)` is not), "rank" (`x.dim()`, `x.ndim`: static configuration),
         "len_assumed" (`len(p)` of an unannotated parameter, which may well be a list), "size" (a real tensor
         size: `x.shape`, `x.size()`, `x.numel()`, `len(t)`)."""
         tags: set[str] = set()
         stack: list[cst.CSTNode] = [expr]
         while stack:
             node = stack.pop()
+            if (type(node) is cst.Call and node.args and (node is not expr or bound)
+                    and ((type(node.func) is cst.Name and node.func.value in _SIZE_CONVERSIONS)
+                         or (qualify(node.func, self.aliases) or "").startswith("math."))):
+                # `float(w - 1)`: the conversion reads the traced size (and is reported there); what it gives back
+                # is a plain Python number the tracer no longer follows
+                tags.add("converted")
+                continue
             if type(node) is cst.Name and self.env.get(node.value) in (Kind.SIZE, Kind.SHAPE):
                 tags |= self.size_tags.get(node.value, {"size"})
             elif type(node) is cst.Attribute and node.attr.value == "ndim" and self.is_tensor(node.value):
@@ -1176,6 +1214,16 @@ class FunctionFacts:
             return self.is_value_dependent_certain(expr.left) or self.is_value_dependent_certain(expr.right)
         return self.is_value_dependent(expr)
 
+    def tests_tensor_truth(self, expr: cst.BaseExpression) -> bool:
+        """Using `expr` as a condition calls `bool()` on a tensor here: one of its operands (through `and`, `or`,
+        `not`) is a tensor, not a bare unannotated parameter. A Python value read out of a tensor earlier
+        (`positive = bool(m.all())`) was converted where it was read, not at this test."""
+        if type(expr) is cst.BooleanOperation:
+            return self.tests_tensor_truth(expr.left) or self.tests_tensor_truth(expr.right)
+        if type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Not:
+            return self.tests_tensor_truth(expr.expression)
+        return self.kind(expr) is Kind.TENSOR and not self.is_assumed_tensor(expr)
+
     def reads_only_module_state(self, expr: cst.BaseExpression) -> bool:
         """True when `expr` reads nothing but `self.<attr>` state and constants (e.g. `float(self.scale)`):
         fixed once the model is built, not data that changes per input."""
@@ -1198,6 +1246,26 @@ class FunctionFacts:
                 continue
             stack.extend(child_nodes(node))
         return saw_self
+
+    def is_library_module_output(self, expr: cst.BaseExpression) -> bool:
+        """`out = self.block(x)` where `self.block` is built from a class other than a `torch.nn` layer: what it
+        returns is the block's own choice (a tuple, a list of features, a dict), not necessarily a tensor."""
+        if type(expr) is cst.Name:
+            expr = self.values.get(expr.value, expr)
+        if type(expr) is not cst.Call or self.class_facts is None:
+            return False
+        func = expr.func
+        if type(func) is cst.Attribute and func.attr.value in ("forward", "__call__"):
+            func = func.value
+        if type(func) is cst.Subscript:
+            func = func.value
+        if not (type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"):
+            return False
+        attr = func.attr.value
+        if self.class_facts.attrs.get(attr) not in (Kind.MODULE, Kind.MODULES):
+            return False
+        built_by = self.class_facts.attr_calls.get(attr, "")
+        return not built_by.startswith("torch.")
 
     def is_known_tensor(self, expr: cst.BaseExpression) -> bool:
         return self.is_tensor(expr) and not self.is_assumed_tensor(expr)

@@ -80,3 +80,53 @@ def arms_meet(a: tuple[tuple[int, bool], ...], b: tuple[tuple[int, bool], ...]) 
     different sides."""
     sides = dict(a)
     return all(sides.get(key, side) == side for key, side in b)
+
+
+def _default_off(test: cst.BaseExpression, function: cst.FunctionDef | None, default_off: set[str]) -> bool:
+    """A flag that is off unless the user switches it on: `self.use_tiling` (ClassFacts.default_off), or a
+    parameter of the function that defaults to False or None (`antialias: bool = False`)."""
+    if type(test) is cst.Attribute:
+        return type(test.value) is cst.Name and test.value.value == "self" and test.attr.value in default_off
+    if type(test) is cst.Name and function is not None:
+        params = function.params
+        for p in (*params.posonly_params, *params.params, *params.kwonly_params):
+            if p.name.value == test.value:
+                return type(p.default) is cst.Name and p.default.value in ("False", "None")
+    return False
+
+
+def behind_default_off_flag(ancestors: list[cst.CSTNode], node: cst.CSTNode, function: cst.FunctionDef | None,
+                            default_off: set[str]) -> bool:
+    """`node` runs only when an off-by-default flag is on: the right side of `flag and ...`, or the body of
+    `if flag:`. With the default configuration a tracer never reaches it."""
+    for i, anc in enumerate(ancestors):
+        nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
+        if type(anc) is cst.BooleanOperation and type(anc.operator) is cst.And and nxt is anc.right:
+            if _default_off(anc.left, function, default_off):
+                return True
+        elif type(anc) is cst.If and nxt is not anc.test and _default_off(anc.test, function, default_off):
+            body = anc.body.body if type(anc.body) is cst.IndentedBlock else ()
+            # a statement is dispatched before it is pushed on the ancestors: an inner `if`'s own test
+            if nxt is anc.body or any(nxt is s or (nxt is node and getattr(s, "test", None) is node) for s in body):
+                return True
+    return False
+
+
+def operands_run_by_default(test: cst.BaseExpression, function: cst.FunctionDef | None,
+                            default_off: set[str]) -> list[cst.BaseExpression]:
+    """The operands of a condition (through `and`/`or`/`not`) that run with the default configuration: not the
+    right side of `flag and ...` for an off-by-default flag."""
+    out: list[cst.BaseExpression] = []
+    parts = [test]
+    while parts:
+        part = parts.pop()
+        if type(part) is cst.BooleanOperation:
+            if type(part.operator) is cst.And and _default_off(part.left, function, default_off):
+                parts.append(part.left)
+            else:
+                parts += [part.left, part.right]
+        elif type(part) is cst.UnaryOperation and type(part.operator) is cst.Not:
+            parts.append(part.expression)
+        elif not _default_off(part, function, default_off):  # off by default, the flag itself reads nothing
+            out.append(part)
+    return out

@@ -50,14 +50,14 @@ class M(torch.nn.Module):
     )
 
     def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
-        if ctx.facts.is_value_dependent_certain(node.test):
+        if ctx.facts.tests_tensor_truth(node.test):
             ctx.report(node.test, self.message.format(kw="if"))
 
     def visit_CompIf(self, node: cst.CompIf, ctx) -> None:  # noqa: ANN001
         # `[b for b in boxes if b.sum() > 0]`: a filter is an `if` per element
-        if ctx.facts.is_value_dependent_certain(node.test):
+        if ctx.facts.tests_tensor_truth(node.test):
             ctx.report(node.test, self.message.format(kw="if (comprehension filter)"))
 
     def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
-        if ctx.facts.is_value_dependent_certain(node.test):
+        if ctx.facts.tests_tensor_truth(node.test):
             ctx.report(node.test, self.message.format(kw="while"))

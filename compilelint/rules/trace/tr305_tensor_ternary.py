@@ -40,5 +40,5 @@ class M(torch.nn.Module):
     )
 
     def visit_IfExp(self, node: cst.IfExp, ctx) -> None:  # noqa: ANN001
-        if ctx.facts.is_value_dependent_certain(node.test):
+        if ctx.facts.tests_tensor_truth(node.test):
             ctx.report(node.test)

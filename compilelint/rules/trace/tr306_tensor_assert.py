@@ -43,5 +43,5 @@ class M(torch.nn.Module):
     )
 
     def visit_Assert(self, node: cst.Assert, ctx) -> None:  # noqa: ANN001
-        if ctx.facts.is_value_dependent_certain(node.test):
+        if ctx.facts.tests_tensor_truth(node.test):
             ctx.report(node.test)

@@ -65,6 +65,8 @@ class M(torch.nn.Module):
             for a in iterable.args:
                 self._check(a.value, ctx)
             return
+        if facts.is_library_module_output(iterable):
+            return  # a block's output: often a list of features, not one tensor
         if facts.is_known_tensor(iterable) and not facts.has_dynamic_shape(iterable):
             ctx.report(iterable)
         elif (type(iterable) is cst.Call and type(iterable.func) is cst.Attribute

@@ -18,7 +18,8 @@ class LenOfTensor(Rule):
     message = ("`len()` of a tensor: torch.jit.trace records the example's length as a constant (unlike "
                "`t.size(0)`/`t.shape[0]`, which it tracks); use `t.size(0)` or `t.shape[0]`")
     doc = RuleDoc(
-        what="Flags `len(t)` on a tensor in traced code.",
+        what=("Flags `len(t)` on a tensor in traced code (not on what a library block returns: `len(self.attn(x))` is "
+              "often the length of a tuple or list)."),
         why=("`len()` returns a plain Python int that the tracer cannot follow (TracerWarning); sizes read with "
              "`t.size(0)` are recorded as graph values. A traced model using `len(t)` keeps the example's length."),
         example="return x.sum(0) / len(x)",
@@ -46,7 +47,8 @@ class M(torch.nn.Module):
         if type(func) is cst.Name and func.value == "len" and len(node.args) == 1:
             arg = node.args[0].value
             facts = ctx.facts
-            if facts.is_known_tensor(arg) and not facts.has_dynamic_shape(arg):
+            if (facts.is_known_tensor(arg) and not facts.has_dynamic_shape(arg)
+                    and not facts.is_library_module_output(arg)):  # a block may return a tuple or a list
                 if in_condition(ctx) and any(type(a) in (cst.If, cst.While, cst.IfExp) and
                                              "isinstance(" in ctx.code_for(a.test) for a in ctx.ancestors):
                     return  # `isinstance(x, tuple) and len(x) == 2`: a type dispatch

@@ -4,6 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.paths import operands_run_by_default
 
 
 class ShapeBranch(Rule):
@@ -18,7 +19,9 @@ class ShapeBranch(Rule):
     doc = RuleDoc(
         what=("Flags `if`/`while`/conditional expressions that test a tensor's size (`x.shape[0] > 1`, "
               "`len(t) == 0`). Rank checks (`x.dim() == 4`, `x.ndim`, `len(x.shape)`) are static configuration, and an `if` "
-              "whose body only raises is input validation: neither is flagged."),
+              "whose body only raises is input validation: neither is flagged. Nor is a size test behind a flag that is "
+              "off by default (`self.use_tiling and h > t`, `if antialias:` with `antialias=False`): the default "
+              "configuration never reads the size."),
         why=("Comparing a traced size gives a Python bool (TracerWarning) and only one branch is recorded. "
              "The traced model works for the example's shape and silently does the wrong thing for others."),
         example="if x.size(0) == 1:\n    x = x.expand(2, -1)",
@@ -46,6 +49,19 @@ class M(torch.nn.Module):
             x = x - x.mean(0, keepdim=True)
         return x
 ''', inputs="[(torch.randn(3, 4),), (torch.randn(2, 4),)]"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.use_tiling = False
+    def enable_tiling(self):
+        self.use_tiling = True
+    def forward(self, x):
+        if self.use_tiling and x.shape[0] > 2:
+            x = x - x.mean(0, keepdim=True)
+        return x
+''', inputs="[(torch.randn(3, 4),), (torch.randn(2, 4),)]"),
     )
 
     def _check(self, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
@@ -54,15 +70,8 @@ class M(torch.nn.Module):
             return  # TR301 / TR304
         if "isinstance(" in ctx.code_for(test):
             return  # `isinstance(x, tuple) and len(x) == 2`: a type dispatch, the operand is no tensor
-        parts = [test]
-        while parts:
-            part = parts.pop()
-            if type(part) is cst.BooleanOperation:
-                parts += [part.left, part.right]
-                continue
-            if type(part) is cst.UnaryOperation and type(part.operator) is cst.Not:
-                parts.append(part.expression)
-                continue
+        default_off = getattr(ctx.class_facts, "default_off", set())
+        for part in operands_run_by_default(test, ctx.function, default_off):
             if facts.is_shape_dependent(part) and facts.reads_tensor_size(part):
                 ctx.report(test, self.message.format(kw=kw))
                 return

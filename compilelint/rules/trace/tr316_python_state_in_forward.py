@@ -21,7 +21,8 @@ class PythonStateInForward(Rule):
         what=("Flags assignments in traced code to `self.<attr>` holding a Python number/bool/None or a "
               "tensor (rebinding, not an in-place update), and `global` names rebound inside traced code, when "
               "the traced code also reads that state, and `+=` on a tensor attribute that is not a registered "
-              "buffer (the trace keeps that tensor as a constant). `self.buf += 1` on a registered buffer or "
+              "buffer (the trace keeps that tensor as a constant). Resets to `None` or an empty list/dict are the same "
+              "every call and are not flagged. `self.buf += 1` on a registered buffer or "
               "parameter is an in-place update (`aten::add_` in the trace) and is not flagged."),
         why=("The tracer records tensor operations, not Python attribute or global updates: counters, "
              "running flags and cached tensors are read once at trace time and baked in. The traced model "
@@ -148,6 +149,8 @@ class M(torch.nn.Module):
             self._writes.append((node, "self." + attr, what.format(attr=attr)))
 
     def visit_Assign(self, node: cst.Assign, ctx) -> None:  # noqa: ANN001
+        if _is_reset(node.value):
+            return  # `self.results = []`, `self._alpha = None`: the same value every call, nothing carried over
         for t in node.targets:
             self._target(t.target, ctx, node, aug=False)
 
@@ -160,3 +163,15 @@ class M(torch.nn.Module):
         for node, key, what in self._writes:
             if key in self._reads or type(node) is cst.AugAssign:
                 ctx.report(node, self.message.format(what=what))
+
+
+def _is_reset(value: cst.BaseExpression) -> bool:
+    """`None` or an empty list, dict or tuple: a per-call reset (a flag set to True/False can still record
+    which call came first, so booleans and numbers are not resets)."""
+    if type(value) is cst.Name:
+        return value.value == "None"
+    if type(value) in (cst.List, cst.Tuple):
+        return not value.elements
+    if type(value) is cst.Dict:
+        return not value.elements
+    return False

@@ -20,7 +20,7 @@ class DictInputKeys(Rule):
                "trace one module per key set")
     doc = RuleDoc(
         what=("Flags `'key' in batch`, `batch.get('key')` and iteration over `batch.keys()/items()` where `batch` "
-              "is an input of a traced `forward`."),
+              "is a required input of a traced `forward` (not one that defaults to `None`)."),
         why=("The traced graph has one input per key of the example dict and no notion of optional keys: the "
              "`in` test is evaluated once at trace time and frozen, with no warning."),
         example="if 'mask' in batch:\n    x = x * batch['mask']",
@@ -48,7 +48,9 @@ class M(torch.nn.Module):
     )
 
     def _is_input(self, expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
-        return (type(expr) is cst.Name and expr.value in ctx.facts.params and ctx.function is not None
+        # a required dict: one with a default (`kwargs=None`) is left out of most traces, and when it is
+        # passed the keys it carries are the caller's configuration
+        return (type(expr) is cst.Name and expr.value in ctx.facts.required_params and ctx.function is not None
                 and ctx.function.name.value == "forward")
 
     def visit_Comparison(self, node: cst.Comparison, ctx) -> None:  # noqa: ANN001
