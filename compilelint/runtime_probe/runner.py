@@ -357,6 +357,8 @@ def run_in_child(module: str, args: list[str], *, timeout: float | None = 300.0,
                         break
         finally:  # every path, an exception in the parent (Ctrl-C) included: nothing of the tree survives
             killed = tree.kill()
+            if proc.poll() is None:  # no /proc and no process group to signal: the child itself, at least
+                proc.kill()
             proc.wait()
             drain_until = time.monotonic() + _DRAIN_S
             while sel.get_map() and time.monotonic() < drain_until:
