@@ -647,6 +647,10 @@ class FunctionFacts:
 
     @staticmethod
     def _combine(a: Kind, b: Kind) -> Kind:
+        if Kind.TENSORS in (a, b):
+            # `samples += res_samples`: a tuple of tensors concatenated (a tuple and a tensor do not add, so the
+            # other side, whatever the kinds say, is a tuple too)
+            return Kind.TENSORS
         if Kind.TENSOR in (a, b):
             return Kind.TENSOR
         if Kind.VALUE in (a, b):
