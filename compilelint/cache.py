@@ -195,6 +195,10 @@ def _decode(tp: object, value: object) -> object:
         if type(value) is not list:
             raise _Invalid(tp)
         return [_decode(args[0], v) for v in value]
+    if origin in (set, frozenset):
+        if type(value) is not list:
+            raise _Invalid(tp)
+        return origin(_decode(args[0], v) for v in value)
     if origin is tuple:
         if type(value) is not list:
             raise _Invalid(tp)
@@ -225,9 +229,16 @@ def _check_finding(finding: object) -> None:
         raise _Invalid(finding)
 
 
+def _sets_as_lists(value: object) -> list:
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)  # sorted: the same result gives the same bytes
+    raise TypeError(f"{type(value).__name__} has no JSON form in the cache")
+
+
 def result_to_json(result: object) -> bytes:
-    """A FileResult as compact JSON (tuples become lists; result_from_json turns them back)."""
-    return json.dumps(dataclasses.asdict(result), separators=(",", ":"), allow_nan=False).encode("ascii")
+    """A FileResult as compact JSON (tuples and sets become lists; result_from_json turns them back)."""
+    return json.dumps(dataclasses.asdict(result), separators=(",", ":"), allow_nan=False,
+                      default=_sets_as_lists).encode("ascii")
 
 
 def result_from_json(data: bytes | str):  # noqa: ANN201
@@ -241,7 +252,7 @@ def result_from_json(data: bytes | str):  # noqa: ANN201
             _check_finding(finding)
             if finding.code == FILE_TIMEOUT:
                 raise _Invalid(finding)
-    except (_Invalid, ValueError, TypeError, RecursionError):
+    except Exception:  # noqa: BLE001 - whatever the bytes are, they are a miss, never the run's error
         return None
     return result
 
@@ -366,7 +377,7 @@ class Cache:
             return
         try:
             payload = result_to_json(value)
-        except (TypeError, ValueError):
+        except Exception:  # noqa: BLE001 - a result this codec cannot write is simply not cached
             return
         if len(payload) > MAX_ENTRY_BYTES:
             return
