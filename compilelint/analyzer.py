@@ -28,6 +28,7 @@ from compilelint.analysis.tensors import (ClassFacts, FunctionFacts, Kind, annot
 from compilelint.findings import Finding, Fix
 from compilelint.rules.base import Rule
 from compilelint.semantic.params import ParamKinds
+from compilelint.semantic.custom_ops import FileCustomOps, file_custom_ops
 from compilelint.rules.registry import SYNTAX_ERROR
 from compilelint.suppress import Suppressions
 
@@ -144,6 +145,11 @@ class RuleContext:
         if facts is None:
             facts = analyzer._module_facts = ModuleFacts.from_module(analyzer.module, self.aliases)
         return facts
+
+    @property
+    def custom_ops(self) -> FileCustomOps:
+        """The torch.library ops this file defines and the fakes it registers (semantic/custom_ops.py)."""
+        return self._analyzer.summary.custom_ops
 
     @property
     def parent(self) -> cst.CSTNode | None:
@@ -294,6 +300,8 @@ class FileAnalyzer:
         text = source if source is not None else module.code
         self.param_kinds = ParamKinds.from_tree(tree, text) if tree is not None else ParamKinds.from_source(text)
         self._collect_module_imports(module.body)
+        self.summary.custom_ops = file_custom_ops(source if source is not None else module.code.encode(), tree,
+                                                  self.aliases, self.module_name)
         self._returns_tensor = self._tensor_returning(module.body)
         module_key = f"{self.module_name}:<module>"
         for index, stmt in enumerate(module.body):

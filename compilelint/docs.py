@@ -23,6 +23,8 @@ def render_rule_doc(rule: type[Rule]) -> str:
         lines += ["", "## What it does", doc.what, "", "## Why is this bad?", doc.why, "", "## Example",
                   "```python", doc.example.strip("\n"), "```", "", "## Use instead", "```python",
                   doc.use_instead.strip("\n"), "```"]
+        if doc.fix_safety:
+            lines += ["", "## Fix safety", doc.fix_safety]
     else:
         lines += ["", rule.message]
     return "\n".join(lines) + "\n"

@@ -203,6 +203,8 @@ def collect_findings(results: list[FileResult], codes: list[str], config: Config
             if rule is None:  # engine findings: syntax errors, unreadable files
                 findings.append(finding)
                 continue
+            if rule.tree_facts and (finding := rule.settle(finding, index)) is None:
+                continue  # another file's facts decide it (a fake registered elsewhere in the tree)
             reach = set(rule.targets) if anywhere else set(scope.get(scope_key, ()))
             targets = [t for t in rule.targets if t in reach and t in enabled]
             if not targets:

@@ -12,6 +12,14 @@ a good example must not be flagged by it. The torch part depends on the rule's f
   export: torch.export.export(strict=False, the 2.13 default) on the first input set must fail with the error
       attributed to a marked line (the last `File "...", line N` of the example in the message, else the
       innermost frame of the example in the traceback); the good one must export.
+  custom-op: torch.compile(backend="eager", fullgraph=True) over the input sets and torch.export.export
+      (strict=False) on the first must each raise, for each of those the rule targets, with one of the rule's
+      `torch_error` texts and a marked line among the example's lines the error names (its message, and the
+      tracebacks of the error and of what it was raised from); check="custom-op-wrong" (a silently wrong
+      result): both run, and the compiled (backend="aot_eager", AOTAutograd's functionalised graph, what
+      inductor compiles) or exported program returns something else than eager on some input set. The good twin
+      compiles with fullgraph=True and exports, and both return what eager returns. Every run gets fresh copies
+      of the inputs (a custom op may write into them).
 """
 
 from __future__ import annotations
@@ -112,7 +120,9 @@ def _torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool
     family = rule.family
     check = example.check or {"torchscript": "script", "annotations": "script", "trace": "trace",
                               "graph-break": "dynamo", "recompile": "recompile",
-                              "export": "export"}[family]
+                              "export": "export", "custom-op": "custom-op"}[family]
+    if check in ("custom-op", "custom-op-wrong"):
+        return _custom_op_verdict(rule, obj, inputs, path, example, wrong_result=check == "custom-op-wrong")
     if check in ("script", "script-call"):
         report = observe.run_script(obj, inputs if check == "script-call" else None)
         return (not report.ok, report.error or "scripted fine")
@@ -178,6 +188,94 @@ def _export_verdict(obj, inputs, path: Path, example: Example, expected: tuple[s
         return True, "NO MATCHING LINE: " + detail
     if expected and not any(text in report.error for text in expected):
         return True, "WRONG ERROR: " + detail
+    return True, detail
+
+
+def _fresh(args: tuple) -> tuple:
+    import torch
+
+    return tuple(a.clone() if isinstance(a, torch.Tensor) else a for a in args)
+
+
+def _named_lines(err: BaseException, path: Path) -> set[int]:
+    """The example's lines an error names: `File "...", line N` in its message and the frames of its traceback,
+    for the error and the errors it was raised from or during (a fake implementation's frame sits in the
+    fake-tensor error that Dynamo's TorchRuntimeError wraps)."""
+    import re
+    import traceback
+
+    def ours(name: str) -> bool:
+        return os.path.exists(name) and os.path.samefile(name, path)
+
+    lines: set[int] = set()
+    seen: set[int] = set()
+    while err is not None and id(err) not in seen:
+        seen.add(id(err))
+        lines |= {int(n) for f, n in re.findall(r'File "([^"]+)", line (\d+)', str(err)) if ours(f)}
+        lines |= {f.lineno for f in traceback.extract_tb(err.__traceback__) if ours(f.filename)}
+        err = err.__cause__ or err.__context__
+    return lines
+
+
+def _custom_op_runs(obj, inputs, path: Path, backend: str) -> dict[str, tuple[str | None, set[int], bool]]:  # noqa: ANN001
+    """{"dynamo"/"export": (error or None, the example lines it names, outputs equal eager's)}: one
+    torch.compile(fullgraph=True) over every input set, one torch.export.export (strict=False) of the first,
+    its program run on every input set."""
+    import warnings
+
+    import torch
+    import torch._dynamo
+
+    from compilelint.runtime_probe.observe import _same
+
+    expected = [obj(*_fresh(args)) for args in inputs]
+    runs: dict[str, tuple[str | None, set[int], bool]] = {}
+    torch._dynamo.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            compiled = torch.compile(obj, backend=backend, fullgraph=True)
+            same = all(_same(want, compiled(*_fresh(args))) for want, args in zip(expected, inputs))
+            runs["dynamo"] = (None, set(), same)
+        except Exception as err:  # the claim: compile raises
+            runs["dynamo"] = (f"{type(err).__name__}: {err}", _named_lines(err, path), False)
+        finally:
+            torch._dynamo.reset()
+        try:
+            program = torch.export.export(obj, _fresh(inputs[0]), strict=False).module()
+            same = all(_same(want, program(*_fresh(args))) for want, args in zip(expected, inputs))
+            runs["export"] = (None, set(), same)
+        except Exception as err:
+            runs["export"] = (f"{type(err).__name__}: {err}", _named_lines(err, path), False)
+    return runs
+
+
+def _custom_op_verdict(rule: type[Rule], obj, inputs, path: Path, example: Example,  # noqa: ANN001
+                       wrong_result: bool) -> tuple[bool, str]:
+    """(claim holds, detail). A good example (no marked line) holds as bad when either run raises or returns
+    something else than eager. A bad one must fail, for every compile path the rule targets, in the way the
+    check names; a failure of another kind is reported as not holding, with the reason."""
+    runs = _custom_op_runs(obj, inputs, path, "aot_eager" if wrong_result else "eager")
+    detail = "; ".join(f"{k}: " + (f"raised {e.splitlines()[0][:300]} (example lines {sorted(lines)})" if e else
+                                   f"ran, {'same as' if same else 'DIFFERENT from'} eager")
+                       for k, (e, lines, same) in runs.items())
+    marked = set(example.marked_lines())
+    if not marked:
+        return any(e is not None or not same for e, _, same in runs.values()), detail
+    for target in (t for t in ("dynamo", "export") if t in rule.targets):
+        error, lines, same = runs[target]
+        if wrong_result:
+            if error is not None:
+                return False, f"RAISED, NOT SILENT ({target}): {detail}"
+            if same:
+                return False, f"{target} returned what eager returns: {detail}"
+            continue
+        if error is None:
+            return False, f"{target} did not fail: {detail}"
+        if not lines & marked:
+            return False, f"NO MATCHING LINE ({target}): {detail}"
+        if rule.torch_error and not any(text in error for text in rule.torch_error):
+            return False, f"WRONG ERROR ({target}): {detail}"
     return True, detail
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from compilelint.semantic.custom_ops import CustomOpRegistry, FileCustomOps
+
 # Bases from torch that make a class a module. Any `torch.nn.<CamelCase>` class counts (Conv2d,
 # Sequential, ...), except these, which are not modules.
 _TORCH_NN_NON_MODULES = {"Parameter", "UninitializedParameter", "UninitializedBuffer", "Buffer"}
@@ -47,6 +49,8 @@ class FileSummary:
     # (kind, qualified name or local function key): kind is "dynamo", "torchscript" or "trace",
     # from calls such as torch.compile(fn), torch.jit.script(fn), torch.jit.trace(fn, ...).
     compile_targets: list[tuple[str, str]] = field(default_factory=list)
+    # The torch.library ops this file defines and the fakes it registers (compilelint/semantic/custom_ops.py).
+    custom_ops: FileCustomOps = field(default_factory=FileCustomOps)
 
 
 class RepoIndex:
@@ -62,6 +66,15 @@ class RepoIndex:
             for f in s.functions.values():
                 self.functions[f.key] = f
         self._is_module: dict[str, bool] = {}
+        self._custom_op_facts = [s.custom_ops for s in summaries if getattr(s, "custom_ops", None)]
+        self._custom_ops: CustomOpRegistry | None = None
+
+    @property
+    def custom_ops(self) -> CustomOpRegistry:
+        """Every torch.library op defined in the tree, and which have a fake somewhere in it."""
+        if self._custom_ops is None:
+            self._custom_ops = CustomOpRegistry(self._custom_op_facts, self.resolve)
+        return self._custom_ops
 
     def resolve(self, qualified: str, _seen: frozenset[str] = frozenset()) -> str:
         """Follow re-exports (`from .conv import Conv` in a package __init__) to a definition key.

@@ -5,7 +5,8 @@ Entry points: `forward` of every nn.Module (all compile paths), `@torch.jit.expo
 `torch.jit.script(fn)`, `torch.jit.trace(fn, ...)` targets. From each entry, what it calls in the
 linted tree (self methods through the class's bases, module functions, imported functions) is in
 scope for the same compile paths. `@torch.jit.ignore`/`@torch.jit.unused` stop TorchScript from
-compiling a body (trace and Dynamo still run it); `@torch.compiler.disable` stops Dynamo.
+compiling a body (trace and Dynamo still run it); `@torch.compiler.disable` stops Dynamo; the body of a
+`@torch.library.custom_op` is compiled by none of them (each records one call of the op).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections import deque
 
 from compilelint.analysis.index import FunctionInfo, RepoIndex
+from compilelint.semantic.custom_ops import OPAQUE_OP_DECORATORS
 
 ALL_TARGETS = frozenset({"torchscript", "trace", "dynamo", "export", "recompile"})
 DYNAMO_TARGETS = frozenset({"dynamo", "recompile"})
@@ -27,6 +29,8 @@ DYNAMO_ENTRY = {"torch.compile", "torch._dynamo.optimize"}
 def _exempt(fn: FunctionInfo) -> frozenset[str]:
     dropped: set[str] = set()
     for d in fn.decorators:
+        if d in OPAQUE_OP_DECORATORS:  # a torch.library.custom_op body: every compiler records one opaque call
+            return ALL_TARGETS
         if d in SCRIPT_EXEMPT:
             dropped.add("torchscript")
         if d in DYNAMO_EXEMPT:

@@ -58,12 +58,14 @@ class RuleDoc:
     why: str
     example: str
     use_instead: str
+    # ruff's "Fix safety": why the fix is safe, unsafe, or why there is none (rendered where given).
+    fix_safety: str = ""
 
 
 class Rule:
     code: ClassVar[str] = ""
     name: ClassVar[str] = ""  # kebab-case, e.g. "tensor-item-graph-break"
-    family: ClassVar[str] = ""  # "torchscript", "annotations", "trace", "graph-break", "recompile", "export"
+    family: ClassVar[str] = ""  # "torchscript", "annotations", "trace", "graph-break", "recompile", "export", "custom-op"
     targets: ClassVar[tuple[str, ...]] = ()
     severity: ClassVar[str] = "warning"
     message: ClassVar[str] = ""
@@ -99,8 +101,17 @@ class Rule:
     # skips its visit_Call for every other call. None: every call.
     call_gate: ClassVar[Any] = None
     doc: ClassVar[RuleDoc | None] = None
+    # Claims that hang on another file's facts (the custom-op rules: is this op's fake registered anywhere in the
+    # tree?): after every file is indexed, the engine hands each finding to `settle` with the RepoIndex.
+    tree_facts: ClassVar[bool] = False
     bad: ClassVar[tuple[Example, ...]] = ()
     good: ClassVar[tuple[Example, ...]] = ()
+
+    @classmethod
+    def settle(cls, finding: Any, index: Any) -> Any:
+        """For `tree_facts` rules: the finding as the whole tree decides it (its message completed), or None to
+        drop it. Reads the index (compilelint/analysis/index.py `RepoIndex`); never walks files itself."""
+        return finding
 
     def begin_function(self, ctx: "RuleContext") -> None:
         """Called before the walk of each compiled function; reset per-function state here."""

@@ -1,0 +1,178 @@
+"""The custom-op family (CO8xx) beyond each rule's own examples: facts that cross files (an op defined in one file,
+its fake registered in another, called from a third), what compilelint/semantic/custom_ops.py reads from a file,
+and that the body of a `torch.library.custom_op` is compiled code for no compile path."""
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+from compilelint.config import Config
+from compilelint.engine import lint
+from compilelint.semantic.custom_ops import file_custom_ops, mutated_schema_args
+
+OPS = '''
+import torch
+
+
+@torch.library.custom_op("det::nms", mutates_args=())
+def nms(boxes: torch.Tensor, scores: torch.Tensor, iou: float) -> torch.Tensor:
+    order = scores.argsort(descending=True)
+    keep = torch.nonzero(scores[order] > iou).squeeze(1)
+    return order[keep]
+'''
+MODEL = '''
+import torch
+from pkg.ops import nms
+
+
+class Head(torch.nn.Module):
+    def forward(self, boxes, scores):
+        keep = nms(boxes, scores, 0.5)
+        return boxes[keep]
+'''
+
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return tmp_path
+
+
+def _findings(root: Path, select: list[str]) -> list[tuple[str, str, int, str]]:
+    result = lint([str(root)], Config(select=select, root=str(root)), jobs=1)
+    return [(f.code, Path(f.path).relative_to(root).as_posix(), f.line, f.message) for f in result.findings]
+
+
+def test_op_without_fake_in_another_file_is_reported_at_the_call(tmp_path):
+    root = _tree(tmp_path, {"pkg/__init__.py": "", "pkg/ops.py": OPS, "pkg/model.py": MODEL})
+    found = _findings(root, ["CO801"])
+    assert [(c, p, line) for c, p, line, _ in found] == [("CO801", "pkg/model.py", 8)]
+    message = found[0][3]
+    assert message.startswith("`nms` calls custom op `det::nms`") and "@nms.register_fake" in message
+
+
+def test_fake_registered_in_a_third_file_settles_it(tmp_path):
+    fakes = {
+        "by the op object": "from pkg.ops import nms\n\n@nms.register_fake\ndef _(boxes, scores, iou):\n"
+                            "    return boxes.new_empty(0, dtype=torch.long)\n",
+        "by name": "import torch\n\n@torch.library.register_fake(\"det::nms\")\ndef _(boxes, scores, iou):\n"
+                   "    return boxes.new_empty(0, dtype=torch.long)\n",
+        "by a call": "import torch\nfrom pkg import ops\n\ndef _fake(boxes, scores, iou):\n"
+                     "    return boxes.new_empty(0, dtype=torch.long)\n\nops.nms.register_fake(_fake)\n",
+    }
+    for how, text in fakes.items():
+        root = _tree(tmp_path / how.replace(" ", "_"), {"pkg/__init__.py": "", "pkg/ops.py": OPS,
+                                                      "pkg/model.py": MODEL, "pkg/fakes.py": "import torch\n" + text})
+        assert _findings(root, ["CO801"]) == [], how
+
+
+def test_op_re_exported_by_a_package_init(tmp_path):
+    model = MODEL.replace("from pkg.ops import nms", "from pkg import nms")
+    root = _tree(tmp_path, {"pkg/__init__.py": "from .ops import nms\n", "pkg/ops.py": OPS, "pkg/model.py": model})
+    assert [(c, p, line) for c, p, line, _ in _findings(root, ["CO801"])] == [("CO801", "pkg/model.py", 8)]
+
+
+def test_defined_op_called_through_torch_ops_and_its_meta_kernel_elsewhere(tmp_path):
+    ops = '''
+    import torch
+
+    torch.library.define("vox::count", "(Tensor coords) -> Tensor")
+
+
+    @torch.library.impl("vox::count", "cpu")
+    def _count(coords):
+        return torch.unique(coords, dim=0, return_counts=True)[1]
+    '''
+    model = '''
+    import torch
+    import pkg.ops
+
+
+    class Voxels(torch.nn.Module):
+        def forward(self, coords):
+            return torch.ops.vox.count(coords).float().mean()
+    '''
+    root = _tree(tmp_path / "a", {"pkg/__init__.py": "", "pkg/ops.py": ops, "pkg/model.py": model})
+    result = lint([str(root)], Config(select=["CO801"], root=str(root)), jobs=1)
+    assert [(f.line, f.gb_id) for f in result.findings] == [(8, "GB0090")]
+    assert "GB0090" in result.findings[0].message and "register_fake(\"vox::count\")" in result.findings[0].message
+    meta = "import torch\n\n@torch.library.impl(\"vox::count\", \"Meta\")\ndef _count_meta(coords):\n" \
+           "    return coords.new_empty(coords.shape[0], dtype=torch.long)\n"
+    root = _tree(tmp_path / "b", {"pkg/__init__.py": "", "pkg/ops.py": ops, "pkg/model.py": model, "pkg/meta.py": meta})
+    assert _findings(root, ["CO801"]) == []
+
+
+def test_ops_defined_outside_the_tree_are_not_judged(tmp_path):
+    model = '''
+    import torch
+    import torchvision  # registers torchvision::nms, with its fake
+
+
+    class Head(torch.nn.Module):
+        def forward(self, boxes, scores):
+            keep = torch.ops.ext.fused_nms(boxes, scores, 0.5)
+            return boxes[torch.ops.torchvision.nms(boxes, scores, 0.5)], keep
+    '''
+    assert _findings(_tree(tmp_path, {"model.py": model}), ["CO801"]) == []
+
+
+def test_custom_op_body_is_compiled_by_no_compile_path(tmp_path):
+    """Dynamo, export and jit.trace record one call of a custom op and TorchScript calls it through the dispatcher:
+    a data-dependent `nonzero` in its body breaks no graph (GB404 is for traced code)."""
+    plain = OPS.replace('@torch.library.custom_op("det::nms", mutates_args=())\n', "")
+    model = MODEL.replace("from pkg.ops import nms", "from pkg.ops import nms")
+    opaque = _tree(tmp_path / "op", {"pkg/__init__.py": "", "pkg/ops.py": OPS, "pkg/model.py": model})
+    traced = _tree(tmp_path / "plain", {"pkg/__init__.py": "", "pkg/ops.py": plain, "pkg/model.py": model})
+    assert [c for c, p, _, _ in _findings(opaque, ["GB404"]) if p == "pkg/ops.py"] == []
+    assert [c for c, p, _, _ in _findings(traced, ["GB404"]) if p == "pkg/ops.py"] == ["GB404"]
+
+
+def _facts(text: str, module: str = "m"):
+    source = textwrap.dedent(text).encode()
+    aliases = {"torch": "torch", "custom_op": "torch.library.custom_op", "Library": "torch.library.Library"}
+    return file_custom_ops(source, ast.parse(source), aliases, module)
+
+
+def test_facts_of_each_way_to_define_an_op_and_give_it_a_fake():
+    facts = _facts('''
+    import torch
+    from torch.library import Library, custom_op
+
+    @custom_op("a::deco", mutates_args=("out",))
+    def deco(out: torch.Tensor, x: torch.Tensor) -> None: ...
+
+    def _impl(x): ...
+    wrapped = torch.library.custom_op("a::wrapped", mutates_args="unknown")(_impl)
+    torch.library.define("a::defined", "(Tensor(a!) out, Tensor x, *, float s=1.0) -> ()")
+
+    @torch.library.impl("a::defined", "CPU")
+    def _defined_cpu(out, x, s=1.0): ...
+
+    lib = Library("b", "DEF")
+    lib.define("libop(Tensor x) -> Tensor")
+    lib.impl("libop", _impl, "Meta")
+
+    @deco.register_fake
+    def _(out, x): ...
+    ''')
+    by_name = {d.name: d for d in facts.definitions}
+    assert sorted(by_name) == ["a::deco", "a::defined", "a::wrapped", "b::libop"]
+    assert by_name["a::deco"].mutates == ("out",) and by_name["a::deco"].python == "m.deco"
+    assert by_name["a::wrapped"].mutates is None and by_name["a::wrapped"].function == "_impl"
+    assert facts.impl_functions == {"_defined_cpu": "a::defined"}
+    assert facts.definition_of_function("_defined_cpu").schema.startswith("(Tensor(a!) out")
+    assert facts.faked == {"b::libop"} and facts.faked_refs == {"m.deco"}
+    assert [d.name for d in facts.definitions if facts.has_local_fake(d)] == ["a::deco", "b::libop"]
+
+
+def test_files_that_mention_no_torch_library_cost_a_byte_search():
+    assert not _facts("import torch\n\ndef f(x):\n    return x.nonzero()\n")
+
+
+def test_schema_arguments_and_the_ones_declared_mutated():
+    assert mutated_schema_args("(Tensor(a!) out, Tensor x, *, float s=1.0) -> ()") == (["out", "x", "s"], {"out"})
+    assert mutated_schema_args("nms(Tensor boxes, Tensor(b!)[] bufs, int[2] size) -> Tensor") == \
+        (["boxes", "bufs", "size"], {"bufs"})
