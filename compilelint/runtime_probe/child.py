@@ -61,12 +61,14 @@ class Coverage:
         # wanted line (keys: real paths) is about to run; for the isolated re-checks (isolate.py).
         self.wanted = {k: set(v) for k, v in (wanted or {}).items()}
         self.set_hits: list[dict[str, dict[int, int]]] = []
+        self.set_calls: list[dict[str, dict[int, int]]] = []  # per input set: calls per function (co_firstlineno)
         self.set_locals: list[dict[tuple[str, int], dict]] = []
         self._counting = False
         self.changed_attrs: dict[str, list] = {}  # plain attributes that changed over the eager calls
 
     def start_set(self) -> None:
         self.set_hits.append({})
+        self.set_calls.append({})
         self.set_locals.append({})
         self._counting = True
 
@@ -94,6 +96,8 @@ class Coverage:
                 return local
             return local
         counts = self.set_hits[-1].setdefault(filename, {})
+        calls = self.set_calls[-1].setdefault(filename, {})
+        calls[code.co_firstlineno] = calls.get(code.co_firstlineno, 0) + 1
         grab = self.set_locals[-1]
         wanted = self.wanted.get(os.path.realpath(filename), ())
 
@@ -356,6 +360,18 @@ def main(argv: list[str] | None = None) -> int:
     # the lines the first input set ran: what torch.jit.trace and torch.export run, on that set alone
     _STATE["coverage_first_set"] = {f: sorted(int(n) for n in hits) for f, hits in
                                     (coverage.set_hits[0] if coverage.set_hits else {}).items()}
+    # the lines the input sets ran (not the import and the factory, which build the model and compile nothing)
+    forward: dict[str, set[int]] = {}
+    for per_set in coverage.set_hits:
+        for f, hits in per_set.items():
+            forward.setdefault(f, set()).update(int(n) for n in hits)
+    _STATE["coverage_forward"] = {f: sorted(v) for f, v in forward.items()}
+    # per input set, how often each line ran and each function was called: where a loop runs another number of
+    # times per call for another input, a trace (which unrolls the loop for the first set) is wrong for it
+    _STATE["coverage_set_counts"] = [{f: {str(n): c for n, c in hits.items()} for f, hits in per.items()}
+                                     for per in coverage.set_hits]
+    _STATE["coverage_set_calls"] = [{f: {str(n): c for n, c in hits.items()} for f, hits in per.items()}
+                                    for per in coverage.set_calls]
     coverage.changed_attrs = isolate.changed_attrs(attrs)
     _write()
 

@@ -130,3 +130,54 @@ def operands_run_by_default(test: cst.BaseExpression, function: cst.FunctionDef 
         elif not _default_off(part, function, default_off):  # off by default, the flag itself reads nothing
             out.append(part)
     return out
+
+
+def only_raises(node: cst.CSTNode) -> bool:
+    """`if x.size(0) != y.size(0): raise ValueError(...)` (elif/else and nested ifs that only raise or warn too):
+    input validation, not a second code path for valid inputs."""
+    if type(node) is cst.If:
+        return only_raises(node.body) and (node.orelse is None or only_raises(node.orelse))
+    if type(node) is cst.Else:
+        return only_raises(node.body)
+    body = node.body if type(node) is cst.IndentedBlock else ()
+    if not body:
+        return False
+    for stmt in body:
+        if type(stmt) is cst.If:
+            if not only_raises(stmt):
+                return False
+        elif type(stmt) is cst.SimpleStatementLine:
+            for small in stmt.body:
+                if type(small) is cst.Raise:
+                    continue
+                if (type(small) is cst.Expr and type(small.value) is cst.Call
+                        and type(small.value.func) is cst.Attribute
+                        and small.value.func.attr.value in ("warn", "warning", "error", "info", "debug")):
+                    continue
+                return False
+        else:
+            return False
+    return True
+
+
+def traced_size_operand(test: cst.BaseExpression, facts, function: cst.FunctionDef | None,  # noqa: ANN001
+                        ) -> cst.BaseExpression | None:
+    """The operand of a condition through which torch.jit.trace reads a tensor size as a Python bool (TracerWarning
+    at the condition), or None: not a size (rank checks, Python values), tensor data (a value branch), a size of
+    a data-dependent shape, a type dispatch (`isinstance(x, tuple) and len(x) == 2`), or behind a flag that is
+    off by default."""
+    if facts.is_value_dependent(test) or facts.reads_dynamic_size(test):
+        return None
+    stack = [test]
+    while stack:  # a type dispatch anywhere in the condition: its operands are no tensors
+        node = stack.pop()
+        if type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "isinstance":
+            return None
+        if type(node) in (cst.BooleanOperation, cst.UnaryOperation, cst.Comparison):
+            stack.extend(n for n in (getattr(node, "left", None), getattr(node, "right", None),
+                                     getattr(node, "expression", None)) if n is not None)
+    default_off = getattr(facts.class_facts, "default_off", set())
+    for part in operands_run_by_default(test, function, default_off):
+        if facts.is_shape_dependent(part) and facts.reads_tensor_size(part):
+            return part
+    return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.rules.base import Example, Rule, RuleDoc
-from compilelint.semantic.paths import operands_run_by_default
+from compilelint.semantic.paths import only_raises, traced_size_operand
 
 
 class ShapeBranch(Rule):
@@ -65,48 +65,12 @@ class M(torch.nn.Module):
     )
 
     def _check(self, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
-        facts = ctx.facts
-        if facts.is_value_dependent(test) or facts.reads_dynamic_size(test):
-            return  # TR301 / TR304
-        if "isinstance(" in ctx.code_for(test):
-            return  # `isinstance(x, tuple) and len(x) == 2`: a type dispatch, the operand is no tensor
-        default_off = getattr(ctx.class_facts, "default_off", set())
-        for part in operands_run_by_default(test, ctx.function, default_off):
-            if facts.is_shape_dependent(part) and facts.reads_tensor_size(part):
-                ctx.report(test, self.message.format(kw=kw))
-                return
-
-    @classmethod
-    def _only_raises(cls, node: cst.CSTNode) -> bool:
-        """`if x.size(0) != y.size(0): raise ValueError(...)` (elif/else and nested ifs that only raise or
-        warn too): input validation, not a second code path for valid inputs."""
-        if type(node) is cst.If:
-            return cls._only_raises(node.body) and (node.orelse is None or cls._only_raises(node.orelse))
-        if type(node) is cst.Else:
-            return cls._only_raises(node.body)
-        body = node.body if type(node) is cst.IndentedBlock else ()
-        if not body:
-            return False
-        for stmt in body:
-            if type(stmt) is cst.If:
-                if not cls._only_raises(stmt):
-                    return False
-            elif type(stmt) is cst.SimpleStatementLine:
-                for small in stmt.body:
-                    if type(small) is cst.Raise:
-                        continue
-                    if (type(small) is cst.Expr and type(small.value) is cst.Call
-                            and type(small.value.func) is cst.Attribute
-                            and small.value.func.attr.value in ("warn", "warning", "error", "info", "debug")):
-                        continue
-                    return False
-            else:
-                return False
-        return True
+        if traced_size_operand(test, ctx.facts, ctx.function) is not None:
+            ctx.report(test, self.message.format(kw=kw))
 
     def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
-        if self._only_raises(node):
-            return
+        if only_raises(node):
+            return  # input validation: TR320
         self._check(node.test, ctx, "if")
 
     def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
