@@ -176,3 +176,83 @@ def test_schema_arguments_and_the_ones_declared_mutated():
     assert mutated_schema_args("(Tensor(a!) out, Tensor x, *, float s=1.0) -> ()") == (["out", "x", "s"], {"out"})
     assert mutated_schema_args("nms(Tensor boxes, Tensor(b!)[] bufs, int[2] size) -> Tensor") == \
         (["boxes", "bufs", "size"], {"bufs"})
+
+
+def _lines(tmp_path: Path, text: str, code: str) -> list[int]:
+    root = _tree(tmp_path, {"ops.py": text})
+    return [line for c, _, line, _ in _findings(root, [code]) if c == code]
+
+
+def test_undeclared_write_in_a_kernel_registered_by_a_library_call(tmp_path):
+    text = '''
+    import torch
+    from torch.library import Library
+
+    lib = Library("vox", "DEF")
+    lib.define("scatter_add(Tensor grid, Tensor idx, Tensor src) -> ()")
+
+
+    def _scatter_add(grid, idx, src):
+        grid.index_add_(0, idx, src)
+
+
+    lib.impl("scatter_add", _scatter_add, "CPU")
+    '''
+    assert _lines(tmp_path / "a", text, "CO803") == [10]
+    declared = text.replace("scatter_add(Tensor grid", "scatter_add(Tensor(a!) grid")
+    assert _lines(tmp_path / "b", declared, "CO803") == []
+
+
+def test_writes_co803_does_not_claim(tmp_path):
+    """`mutates_args="unknown"` declares every argument; a module-level tensor named like an argument is no
+    argument; a write into a fresh tensor of the op's own is none."""
+    text = '''
+    import torch
+
+
+    @torch.library.custom_op("a::anything", mutates_args="unknown")
+    def anything(out: torch.Tensor, x: torch.Tensor) -> None:
+        out.copy_(x)
+
+
+    @torch.library.custom_op("a::fresh", mutates_args=())
+    def fresh(out: torch.Tensor, scale: float) -> torch.Tensor:
+        buf = torch.zeros_like(out)
+        buf.add_(out)
+        scale += 1.0
+        return buf * scale
+
+
+    out = torch.zeros(3)
+    out.add_(1)
+    '''
+    assert _lines(tmp_path, text, "CO803") == []
+
+
+def test_fake_registered_by_a_call_and_fixed_shapes_where_the_op_has_them(tmp_path):
+    text = '''
+    import torch
+
+
+    @torch.library.custom_op("a::kept", mutates_args=())
+    def kept(x: torch.Tensor) -> torch.Tensor:
+        return x[x > 0]
+
+
+    @torch.library.custom_op("a::scaled", mutates_args=())
+    def scaled(x: torch.Tensor) -> torch.Tensor:
+        return x * 2
+
+
+    def _kept_fake(x):
+        return torch.empty_like(x)
+
+
+    def _scaled_fake(x):
+        return torch.empty_like(x)
+
+
+    torch.library.register_fake("a::kept", _kept_fake)
+    scaled.register_fake(_scaled_fake)
+    '''
+    assert _lines(tmp_path, text, "CO802") == [16]
