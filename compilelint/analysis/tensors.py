@@ -631,6 +631,8 @@ class FunctionFacts:
             if Kind.TENSOR in (left, right) or Kind.VALUE in (left, right):
                 return Kind.VALUE
             return self._combine(left, right)
+        if type(expr) is cst.NamedExpr:
+            return self.kind(expr.value)  # `(n := x.shape[0])` is the size
         if type(expr) is cst.IfExp:
             body, orelse = self.kind(expr.body), self.kind(expr.orelse)
             return body if body is orelse else (body if orelse in (Kind.NONE, Kind.UNKNOWN) else Kind.UNKNOWN)

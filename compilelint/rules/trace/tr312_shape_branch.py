@@ -4,6 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.trace._util import in_condition
 from compilelint.semantic.paths import only_raises, traced_size_operand
 
 
@@ -18,7 +19,7 @@ class ShapeBranch(Rule):
                "pass check_inputs with other shapes to torch.jit.trace, or script this part / use torch.export")
     doc = RuleDoc(
         what=("Flags `if`/`while`/conditional expressions that test a tensor's size (`x.shape[0] > 1`, "
-              "`len(t) == 0`). Rank checks (`x.dim() == 4`, `x.ndim`, `len(x.shape)`) are static configuration, and an `if` "
+              "`len(t) == 0`, `(n := x.shape[0]) > 2`), and `and`/`or` on a size (`x.shape[0] or 1`). Rank checks (`x.dim() == 4`, `x.ndim`, `len(x.shape)`) are static configuration, and an `if` "
               "whose body only raises is input validation: neither is flagged. Nor is a size test behind a flag that is "
               "off by default (`self.use_tiling and h > t`, `if antialias:` with `antialias=False`): the default "
               "configuration never reads the size."),
@@ -36,6 +37,21 @@ class M(torch.nn.Module):
             x = x - x.mean(0, keepdim=True)
         return x
 ''', inputs="[(torch.randn(3, 4),), (torch.randn(2, 4),)]"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        if (n := x.shape[0]) > 2:  # <-
+            x = x / n
+        return x
+''', inputs="[(torch.randn(3, 4),), (torch.randn(2, 4),)]"),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        rows = x.shape[0] and x.shape[0] - 1  # <-
+        return x[:rows]
+''', inputs="[(torch.randn(3, 4),), (torch.randn(1, 4),)]"),
     )
     good = (
         Example('''
@@ -78,3 +94,11 @@ class M(torch.nn.Module):
 
     def visit_IfExp(self, node: cst.IfExp, ctx) -> None:  # noqa: ANN001
         self._check(node.test, ctx, "conditional expression")
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation, ctx) -> None:  # noqa: ANN001
+        # `n = x.shape[0] or 1` outside a condition: `or`/`and` take the size's truth value (a condition's own
+        # `and`/`or` is reported with the condition)
+        if in_condition(ctx) or type(ctx.parent) in (cst.BooleanOperation, cst.UnaryOperation):
+            return
+        if traced_size_operand(node.left, ctx.facts, ctx.function) is not None:
+            ctx.report(node, self.message.format(kw="or" if type(node.operator) is cst.Or else "and"))
