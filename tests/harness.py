@@ -221,7 +221,7 @@ def _named_lines(err: BaseException, path: Path) -> set[int]:
 def _custom_op_runs(obj, inputs, path: Path, backend: str) -> dict[str, tuple[str | None, set[int], bool]]:  # noqa: ANN001
     """{"dynamo"/"export": (error or None, the example lines it names, outputs equal eager's)}: one
     torch.compile(fullgraph=True) over every input set, one torch.export.export (strict=False) of the first,
-    its program run on every input set."""
+    its program run on that set (the program holds that set's shapes)."""
     import warnings
 
     import torch
@@ -244,7 +244,7 @@ def _custom_op_runs(obj, inputs, path: Path, backend: str) -> dict[str, tuple[st
             torch._dynamo.reset()
         try:
             program = torch.export.export(obj, _fresh(inputs[0]), strict=False).module()
-            same = all(_same(want, program(*_fresh(args))) for want, args in zip(expected, inputs))
+            same = _same(expected[0], program(*_fresh(inputs[0])))  # exported for the first set's shapes
             runs["export"] = (None, set(), same)
         except Exception as err:
             runs["export"] = (f"{type(err).__name__}: {err}", _named_lines(err, path), False)

@@ -256,3 +256,27 @@ def test_fake_registered_by_a_call_and_fixed_shapes_where_the_op_has_them(tmp_pa
     scaled.register_fake(_scaled_fake)
     '''
     assert _lines(tmp_path, text, "CO802") == [16]
+
+
+def test_custom_nms_fixture_fails_at_the_op_and_its_fixed_twin_compiles_and_exports():
+    """fixtures/models/custom_nms.py: the op without a fake fails torch.compile(fullgraph=True) and torch.export at
+    the line CO801 reports; the same kernel with its fake compiles whole, exports, and returns what eager does."""
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    from fixtures.models import custom_nms
+    from tests.harness import _custom_op_runs
+
+    path = Path(custom_nms.__file__)
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "keep = nms_without_fake(" in text)
+    assert [f.line for f in lint([str(path)], Config(select=["CO801"], root=str(path.parent)), jobs=1).findings] == [line]
+    unfixed, inputs = custom_nms.make_unfixed()
+    runs = _custom_op_runs(unfixed, inputs, path, "eager")
+    assert "RuntimeError when making fake tensor call" in runs["dynamo"][0] and line in runs["dynamo"][1]
+    assert "no fake impl registered" in runs["export"][0] and line in runs["export"][1]
+    fixed, inputs = custom_nms.make_fixed()
+    runs = _custom_op_runs(fixed, inputs, path, "eager")
+    assert runs == {"dynamo": (None, set(), True), "export": (None, set(), True)}
+    with torch.no_grad():
+        counts = [fixed(*args)[1] for args in inputs]
+    assert len({tuple(c.tolist()) for c in counts}) == len(inputs) and all((c > 0).all() for c in counts)
