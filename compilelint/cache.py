@@ -36,6 +36,7 @@ import typing
 from functools import lru_cache
 
 import compilelint
+from compilelint.findings import SEVERITIES, TARGETS
 
 CACHE_DIR_NAME = ".compilelint_cache"  # excluded from discovery wherever a --cache-dir of that name lies
 FORMAT = b"compilelint-cache-1"
@@ -209,6 +210,13 @@ def _decoder(tp: object):  # noqa: ANN202
                 _fail(tp)
             return make(map(item, value)) if make else [item(v) for v in value]
         return sequence
+    if origin is tuple and all(a in _SCALARS for a in args):
+        def scalar_tuple(value):  # noqa: ANN001, ANN202
+            if type(value) is not list or len(value) != len(args) or \
+                    not all(type(v) is a for v, a in zip(value, args)):
+                _fail(tp)
+            return tuple(value)
+        return scalar_tuple
     if origin is tuple:
         items = [_decoder(a) for a in args]
 
@@ -253,10 +261,11 @@ def _decode(tp: object, value: object) -> object:
     return _decoder(tp)(value)
 
 
-def _check_finding(finding: object) -> None:
-    from compilelint.findings import SEVERITIES, TARGETS
+_TARGETS = frozenset(TARGETS)
 
-    if finding.severity not in SEVERITIES or not set(finding.targets) <= set(TARGETS) or \
+
+def _check_finding(finding: object) -> None:
+    if finding.severity not in SEVERITIES or not _TARGETS.issuperset(finding.targets) or \
             min(finding.line, finding.col, finding.end_line, finding.end_col) < 0:
         raise _Invalid(finding)
 
