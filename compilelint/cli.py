@@ -136,10 +136,12 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
     if isolated and config_path:
         raise click.UsageError("--isolated and --config contradict each other")
     try:
-        config = Config(root=find_vcs_root(paths_list[0]) or ".") if isolated else \
-            load_config(paths_list[0], config_path)
+        config = Config() if isolated else load_config(paths_list[0], config_path)
     except ConfigError as err:
         raise click.UsageError(str(err)) from err
+    # What baseline fingerprints and SARIF URIs are relative to: the pyproject.toml's folder, else the
+    # repository's top (excludes and per-file-ignores keep the working directory there, as before).
+    identity_root = config.root if config.root != "." else find_vcs_root(paths_list[0]) or "."
     try:
         for flag, values in (("--select", select), ("--extend-select", extend_select), ("--ignore", ignore)):
             check_selectors(_split(values), flag)
@@ -163,7 +165,7 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
     if default_cache:
         from compilelint.cache import default_cache_dir
 
-        cache_dir = default_cache_dir(config.root)  # None (run uncached) where there is no user cache folder
+        cache_dir = default_cache_dir(identity_root)  # None (run uncached) where there is no user cache folder
 
     from compilelint.rules.registry import ENGINE_CODES, select_codes
 
@@ -180,7 +182,7 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
     if fix or show_diff:
         from compilelint.fix import fix_files, unified_diff
 
-        changes, fixed = fix_files(lambda: run_lint().findings, unsafe_fixes, write=fix and not show_diff)
+        changes, fixed = fix_files(run_lint, unsafe_fixes, write=fix and not show_diff)
         if show_diff:
             click.echo(unified_diff(changes), nl=False)
             sys.exit(EXIT_FINDINGS if changes else EXIT_CLEAN)
@@ -205,7 +207,7 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
         from compilelint.baseline import write_baseline as write_baseline_file
 
         try:
-            write_baseline_file(write_baseline, result.findings, root=config.root)
+            write_baseline_file(write_baseline, result.findings, root=identity_root)
         except OSError as err:
             raise click.UsageError(f"--write-baseline {write_baseline}: cannot write: {err.strerror or err}") from err
         click.echo(f"Wrote {len(result.findings)} findings to baseline {write_baseline}.")
@@ -217,13 +219,13 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
             known = load_baseline(baseline)
         except (OSError, ValueError) as err:
             raise click.UsageError(f"cannot read baseline: {err}") from err
-        result.findings = new_findings(result.findings, known, root=config.root)
+        result.findings = new_findings(result.findings, known, root=identity_root)
     if fix and fixed:
         click.echo(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.", err=True)
     for missing in result.missing:
         click.echo(f"compilelint: {missing}: no such file or directory", err=True)
     render = FORMATS[output_format]
-    text = render(result.findings, files=len(result.files), root=config.root,
+    text = render(result.findings, files=len(result.files), root=identity_root,
                   rule_codes=result.rule_codes, show_source=show_source, statistics=statistics,
                   category=sarif_category)
     _emit(text, output)

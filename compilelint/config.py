@@ -79,8 +79,8 @@ def find_pyproject(start: str) -> str | None:
 
 
 def find_vcs_root(start: str) -> str | None:
-    """The nearest folder at or above `start` holding .git or .hg: the project root when there is no
-    pyproject.toml, so that paths (and fingerprints) do not depend on the working directory."""
+    """The nearest folder at or above `start` holding .git or .hg: what fingerprints and SARIF URIs are
+    relative to when there is no pyproject.toml, so that they do not depend on the working directory."""
     directory = os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or ".")
     while True:
         if any(os.path.exists(os.path.join(directory, marker)) for marker in (".git", ".hg")):
@@ -114,7 +114,6 @@ def load_config(start: str = ".", explicit: str | None = None) -> Config:
     path = explicit or find_pyproject(start)
     config = Config()
     if path is None:
-        config.root = find_vcs_root(start) or "."
         return config
     try:
         with open(path, "rb") as fh:

@@ -334,6 +334,17 @@ def test_fingerprints_and_uris_do_not_depend_on_cwd_or_spelling(tmp_path, monkey
         assert code == 0 and "All checks passed" in out, (cwd, spelled, out)
 
 
+def test_without_pyproject_the_repository_top_is_the_root(tmp_path, monkeypatch, capsys):
+    root = project(tmp_path)
+    (root / "pyproject.toml").unlink()
+    (root / ".git").mkdir()
+    _, top, _ = invoke(["pkg/m0.py", "--output-format", "sarif", "--no-cache", "-j1"], root, monkeypatch, capsys)
+    _, inside, _ = invoke(["m0.py", "--output-format", "sarif", "--no-cache", "-j1"], root / "pkg", monkeypatch,
+                          capsys)
+    assert sarif_locations(top) == sarif_locations(inside)
+    assert {uri for uri, _, _ in sarif_locations(top)} == {"pkg/m0.py"}
+
+
 def test_a_file_reached_several_ways_is_analysed_and_reported_once(tmp_path, monkeypatch, capsys):
     root = project(tmp_path)
     os.symlink(root / "pkg" / "m0.py", root / "pkg" / "alias.py")
