@@ -203,7 +203,7 @@ def collect_findings(results: list[FileResult], codes: list[str], config: Config
             if rule is None:  # engine findings: syntax errors, unreadable files
                 findings.append(finding)
                 continue
-            if rule.tree_facts and (finding := rule.settle(finding, index)) is None:
+            if rule.tree_facts and (finding := rule.settle(finding, index, scope)) is None:
                 continue  # another file's facts decide it (a fake registered elsewhere in the tree)
             reach = set(rule.targets) if anywhere else set(scope.get(scope_key, ()))
             targets = [t for t in rule.targets if t in reach and t in enabled]

@@ -18,7 +18,9 @@ a good example must not be flagged by it. The torch part depends on the rule's f
       tracebacks of the error and of what it was raised from; the text alone for a rule whose errors name the
       op's call rather than the marked line: `torch_names_line = False`); check="custom-op-wrong" (a silently wrong
       result): both run, and the compiled (backend="aot_eager", AOTAutograd's functionalised graph, what
-      inductor compiles) or exported program returns something else than eager on some input set. The good twin
+      inductor compiles) or exported program returns something else than eager on some input set.
+      check="custom-op-break": torch.compile (backend "eager", no fullgraph) logs a graph break with the
+      example's gb_id on a marked line (a break inside code reached through an op, not a rule's own GB claim). The good twin
       compiles with fullgraph=True and exports, and both return what eager returns. Every run gets fresh copies
       of the inputs (a custom op may write into them).
 """
@@ -124,6 +126,15 @@ def _torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool
                               "export": "export", "custom-op": "custom-op"}[family]
     if check in ("custom-op", "custom-op-wrong"):
         return _custom_op_verdict(rule, obj, inputs, path, example, wrong_result=check == "custom-op-wrong")
+    if check == "custom-op-break":
+        # a graph break with the example's gb_id on a marked line (torch's graph-break log); the good twin: none
+        report = observe.run_dynamo(obj, inputs)
+        detail = f"breaks={[(b.gb_ids, _user_line(b, path)) for b in report.breaks]} skipped={report.skipped_frames} " \
+                 f"error={report.error}"
+        if example.marked_lines():
+            hits = [b for b in report.breaks if example.gb_id in b.gb_ids and _user_line(b, path) in example.marked_lines()]
+            return bool(hits), detail
+        return bool(report.breaks) or report.skipped_frames > 0 or report.error is not None, detail
     if check in ("script", "script-call"):
         report = observe.run_script(obj, inputs if check == "script-call" else None)
         return (not report.ok, report.error or "scripted fine")

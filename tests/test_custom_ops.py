@@ -280,3 +280,44 @@ def test_custom_nms_fixture_fails_at_the_op_and_its_fixed_twin_compiles_and_expo
     with torch.no_grad():
         counts = [fixed(*args)[1] for args in inputs]
     assert len({tuple(c.tolist()) for c in counts}) == len(inputs) and all((c > 0).all() for c in counts)
+
+
+FUNCTION = '''
+import torch
+
+
+class Quantize(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        scale = x.abs().max().item() / 127
+        return (x / scale).round() * scale
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+'''
+
+
+def test_autograd_function_applied_from_compiled_code_in_another_file(tmp_path):
+    applied = '''
+    import torch
+    from pkg.quant import Quantize
+
+
+    class Head(torch.nn.Module):
+        def forward(self, x):
+            return Quantize.apply(x) + 1
+    '''
+    eager_only = '''
+    from pkg.quant import Quantize
+
+
+    def calibrate(x):
+        return Quantize.apply(x)
+    '''
+    root = _tree(tmp_path / "a", {"pkg/__init__.py": "", "pkg/quant.py": FUNCTION, "pkg/model.py": applied})
+    found = _findings(root, ["CO805"])
+    assert [(c, p, line) for c, p, line, _ in found] == [("CO805", "pkg/quant.py", 8)]
+    assert "GB0124" in found[0][3] and "Quantize.forward" in found[0][3]
+    root = _tree(tmp_path / "b", {"pkg/__init__.py": "", "pkg/quant.py": FUNCTION, "pkg/tools.py": eager_only})
+    assert _findings(root, ["CO805"]) == []

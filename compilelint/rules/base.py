@@ -102,15 +102,16 @@ class Rule:
     call_gate: ClassVar[Any] = None
     doc: ClassVar[RuleDoc | None] = None
     # Claims that hang on another file's facts (the custom-op rules: is this op's fake registered anywhere in the
-    # tree?): after every file is indexed, the engine hands each finding to `settle` with the RepoIndex.
+    # tree?): after every file is indexed, the engine hands each finding to `settle` with the RepoIndex and scope.
     tree_facts: ClassVar[bool] = False
     bad: ClassVar[tuple[Example, ...]] = ()
     good: ClassVar[tuple[Example, ...]] = ()
 
     @classmethod
-    def settle(cls, finding: Any, index: Any) -> Any:
+    def settle(cls, finding: Any, index: Any, scope: Any) -> Any:
         """For `tree_facts` rules: the finding as the whole tree decides it (its message completed), or None to
-        drop it. Reads the index (compilelint/analysis/index.py `RepoIndex`); never walks files itself."""
+        drop it. Reads the index (compilelint/analysis/index.py `RepoIndex`) and the scope (function key -> the
+        compile paths that reach it); never walks files itself."""
         return finding
 
     def begin_function(self, ctx: "RuleContext") -> None:

@@ -213,7 +213,7 @@ class M(torch.nn.Module):
             ctx.report(node, _message(written, op), gb_id="GB0090" if op.how == "define" else None)
 
     @classmethod
-    def settle(cls, finding, index):  # noqa: ANN001, ANN206
+    def settle(cls, finding, index, scope):  # noqa: ANN001, ANN206
         """Keep the finding where the op is defined in the tree and no file of it registers a fake."""
         registry = index.custom_ops
         written = finding.message[1:].partition("`")[0]
