@@ -29,7 +29,8 @@ from compilelint.findings import Finding, Fix
 from compilelint.rules.base import Rule
 from compilelint.semantic.params import ParamKinds
 from compilelint.semantic.custom_ops import FileCustomOps, file_custom_ops
-from compilelint.rules.registry import SYNTAX_ERROR
+from compilelint.parse_guard import parse_python, reindent_tabs, restore_columns, too_complex
+from compilelint.rules.registry import SYNTAX_ERROR, TOO_COMPLEX
 from compilelint.suppress import Suppressions
 
 COMPILE_CALLS = {
@@ -741,12 +742,24 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
     """
     if module_name is None:
         module_name, is_package = module_name_for(path)
+    # Python's own parse first: linear, guarded, shared by the semantic model and positions, and it tells
+    # what LibCST's native parser, which nothing interrupts, must not be handed (compilelint/parse_guard.py)
+    parsed = parse_python(source)
+    limit = too_complex(source, parsed)
+    if limit is not None:
+        return _too_complex(path, *limit)
+    tree = parsed.tree
+    reindented = None
     try:
-        with warnings.catch_warnings():  # Python's own SyntaxWarnings about user code are not ours to print
-            warnings.simplefilter("ignore")
-            module = cst.parse_module(source)
+        module = _parse_cst(source)
     except cst.ParserSyntaxError as err:
-        return _syntax_error(path, err.raw_line, err.raw_column, str(err).splitlines()[0] if str(err) else "syntax error")
+        # Python accepted the file: if it mixes tabs and spaces, LibCST may only be stricter about indentation
+        reindented = reindent_tabs(source) if tree is not None and b"\t" in source else None
+        module = _parse_cst_or_none(reindented.source) if reindented is not None else None
+        if module is None:
+            return _syntax_error(path, err.raw_line, err.raw_column,
+                                 str(err).splitlines()[0] if str(err) else "syntax error")
+        source, tree = reindented.source, parse_python(reindented.source).tree
     except (RecursionError, MemoryError) as err:
         return _syntax_error(path, 1, 0, f"file is too deeply nested or too large to parse ({type(err).__name__})")
     except Exception as err:  # LibCST raises a few other errors on odd bytes (e.g. encodings)
@@ -755,14 +768,34 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
     old_limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(old_limit, 20000))
-        tree = python_ast(source)  # Python's own parse, shared by the semantic model and positions
         analyzer.run(module, source, tree)
     except RecursionError:
         return _syntax_error(path, 1, 0, "file is too deeply nested to analyze")
     finally:
         sys.setrecursionlimit(old_limit)
-    return FileResult(path=path, summary=analyzer.summary,
-                      findings=_to_findings(path, module, source, analyzer, all_positions, tree))
+    findings = _to_findings(path, module, source, analyzer, all_positions, tree)
+    if reindented is not None:
+        restore_columns(findings, reindented.shift)
+    return FileResult(path=path, summary=analyzer.summary, findings=findings)
+
+
+def _parse_cst(source: bytes) -> cst.Module:
+    with warnings.catch_warnings():  # Python's own SyntaxWarnings about user code are not ours to print
+        warnings.simplefilter("ignore")
+        return cst.parse_module(source)
+
+
+def _parse_cst_or_none(source: bytes) -> cst.Module | None:
+    try:
+        return _parse_cst(source)
+    except Exception:  # noqa: BLE001 - the original file's error is the one reported
+        return None
+
+
+def _too_complex(path: str, line: int, reason: str) -> FileResult:
+    finding = Finding(code=TOO_COMPLEX, message=f"file not parsed: {reason}", path=path, line=max(line, 1), col=0,
+                      end_line=max(line, 1), end_col=0, severity="error")
+    return FileResult(path=path, summary=None, findings=[(finding, "", True)])
 
 
 def _syntax_error(path: str, line: int, col: int, message: str) -> FileResult:

@@ -11,6 +11,7 @@ import hashlib
 import multiprocessing
 import os
 import signal
+import stat
 from dataclasses import dataclass, field
 
 from compilelint.analysis.index import RepoIndex
@@ -21,7 +22,9 @@ from compilelint.config import Config
 from compilelint.discovery import discover
 from compilelint.findings import Finding
 from compilelint.rules.base import Rule
-from compilelint.rules.registry import FILE_TIMEOUT, FILE_TOO_LARGE, READ_ERROR, all_rules, select_codes
+from compilelint.rules.registry import (ANALYSIS_CRASHED, FILE_TIMEOUT, FILE_TOO_LARGE, READ_ERROR, all_rules,
+                                        select_codes)
+from compilelint.supervisor import Outcome, run_supervised
 from compilelint.suppress import file_is_skipped
 
 DEFAULT_FILE_TIMEOUT = 60.0
@@ -36,6 +39,8 @@ class LintResult:
     files: list[str]
     rule_codes: list[str]
     missing: list[str] = field(default_factory=list)
+    # SHA-256 of the bytes each file's findings were computed from: --fix writes only over exactly those
+    digests: dict[str, str] = field(default_factory=dict)
 
 
 def selected_rules(config: Config) -> list[str]:
@@ -75,6 +80,7 @@ def _on_alarm(signum, frame):  # noqa: ANN001
 
 
 _WORKER_RULES: list[Rule] = []
+_WORKER_CODES: tuple[str, ...] = ()
 _WORKER_TIMEOUT = DEFAULT_FILE_TIMEOUT
 _WORKER_MAX_BYTES = int(DEFAULT_MAX_FILE_MB * 1e6)
 _WORKER_CACHE: Cache | None = None
@@ -105,9 +111,11 @@ def _rare_gc():
 
 def _init_worker(codes: list[str], timeout: float, max_bytes: int = _WORKER_MAX_BYTES,
                  cache_dir: str | None = None) -> None:
-    global _WORKER_RULES, _WORKER_TIMEOUT, _WORKER_MAX_BYTES, _WORKER_CACHE
-    rules = all_rules()
-    _WORKER_RULES = [rules[c]() for c in codes]
+    global _WORKER_RULES, _WORKER_CODES, _WORKER_TIMEOUT, _WORKER_MAX_BYTES, _WORKER_CACHE
+    if tuple(codes) != _WORKER_CODES:  # the same rule objects keep the analyzer's tables for them warm
+        rules = all_rules()
+        _WORKER_RULES = [rules[c]() for c in codes]
+        _WORKER_CODES = tuple(codes)
     _WORKER_TIMEOUT = timeout
     _WORKER_MAX_BYTES = max_bytes
     _WORKER_CACHE = Cache(cache_dir, ",".join(codes) + f"|{max_bytes}") if cache_dir else None
@@ -119,26 +127,68 @@ def _read_error(path: str, code: str, message: str) -> FileResult:
     return FileResult(path=path, summary=None, findings=[(finding, "", True)])
 
 
+_NOT_REGULAR = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                (stat.S_ISSOCK, "a socket"))
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0) \
+    | getattr(os, "O_BINARY", 0)
+
+
+def _not_regular(path: str, mode: int) -> FileResult | None:
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return _read_error(path, READ_ERROR, "cannot read file: it is a directory")
+    kind = next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
+    return _read_error(path, READ_ERROR, f"not a regular file ({kind}); skipped without reading")
+
+
+def _read_source(path: str) -> bytes | FileResult:
+    """The file's bytes, or the finding that says why there are none. Only regular files are read: a FIFO
+    named *.py would block the read forever, a device could stream without end. The check is made on the
+    path, and again on the open descriptor (opened without blocking), in case the file was swapped between."""
+    try:
+        refused = _not_regular(path, os.stat(path).st_mode)
+        if refused is not None:
+            return refused
+        fd = os.open(path, _READ_FLAGS)
+    except OSError as err:
+        return _read_error(path, READ_ERROR, f"cannot read file: {err.strerror or err}")
+    try:
+        refused = _not_regular(path, os.fstat(fd).st_mode)
+        if refused is not None:
+            return refused
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            source = fh.read(_WORKER_MAX_BYTES + 1) if _WORKER_MAX_BYTES > 0 else fh.read()
+    except OSError as err:
+        return _read_error(path, READ_ERROR, f"cannot read file: {err.strerror or err}")
+    finally:
+        os.close(fd)
+    if _WORKER_MAX_BYTES > 0 and len(source) > _WORKER_MAX_BYTES:
+        size = os.path.getsize(path)
+        return _read_error(path, FILE_TOO_LARGE, f"file is {size / 1e6:.1f} MB, over the {_WORKER_MAX_BYTES / 1e6:g} MB "
+                                                 "limit; not analyzed (raise --max-file-size)")
+    return source
+
+
 def analyze_path(task: str | tuple[str, bool] | tuple[str, bool, bool]) -> FileResult:
     """Analyze one file. task: a path, or (path, with_rules[, all_positions]); with_rules=False means
     index only (--shard); all_positions=False defers positions of findings outside local scope."""
+    return _analyze_task(task)[0]
+
+
+def _analyze_task(task: str | tuple[str, bool] | tuple[str, bool, bool]) -> tuple[FileResult, str]:
+    """analyze_path, and the SHA-256 of the bytes analyzed ("" when none were): --fix writes only over
+    exactly those bytes."""
     if isinstance(task, str):
         path, with_rules, all_positions = task, True, True
     else:
         path, with_rules, all_positions = (*task, True)[:3]
-    try:
-        with open(path, "rb") as fh:
-            source = fh.read(_WORKER_MAX_BYTES + 1) if _WORKER_MAX_BYTES > 0 else fh.read()
-        if _WORKER_MAX_BYTES > 0 and len(source) > _WORKER_MAX_BYTES:
-            size = os.path.getsize(path)
-            return _read_error(path, FILE_TOO_LARGE, f"file is {size / 1e6:.1f} MB, over the {_WORKER_MAX_BYTES / 1e6:g} MB "
-                                                     "limit; not analyzed (raise --max-file-size)")
-    except IsADirectoryError:
-        return _read_error(path, READ_ERROR, "cannot read file: it is a directory")
-    except OSError as err:
-        return _read_error(path, READ_ERROR, f"cannot read file: {err.strerror or err}")
+    source = _read_source(path)
+    if isinstance(source, FileResult):
+        return source, ""
+    digest = hashlib.sha256(source).hexdigest()
     if b"compilelint" in source and file_is_skipped(source.decode("utf-8", "replace")):
-        return FileResult(path=path, summary=None)
+        return FileResult(path=path, summary=None), digest
     module_name, is_package = module_name_for(path)
     key = None
     if _WORKER_CACHE is not None:
@@ -147,11 +197,11 @@ def analyze_path(task: str | tuple[str, bool] | tuple[str, bool, bool]) -> FileR
         if cached is None and not with_rules:  # a full result serves an index-only task too (--shard)
             cached = _WORKER_CACHE.get(_WORKER_CACHE.key(path, source, f"{module_name}|{is_package}|True|False"))
         if isinstance(cached, FileResult):
-            return cached
+            return cached, digest
     result = _analyze_with_alarm(path, source, module_name, is_package, with_rules, all_positions)
     if key is not None and not any(f.code == FILE_TIMEOUT for f, _, _ in result.findings):
         _WORKER_CACHE.put(key, result)  # a timeout may be the machine's load, not the file: retry next time
-    return result
+    return result, digest
 
 
 def _analyze_with_alarm(path: str, source: bytes, module_name: str, is_package: bool, with_rules: bool,
@@ -172,19 +222,82 @@ def _analyze_with_alarm(path: str, source: bytes, module_name: str, is_package: 
             signal.signal(signal.SIGALRM, previous)
 
 
+def hard_deadline(timeout: float) -> float | None:
+    """Seconds after which a worker still on one file is killed: the file timeout (an alarm in the worker,
+    which Python code obeys), plus a margin for LibCST's native parser, which no signal interrupts."""
+    return timeout * 1.1 + 1.0 if timeout > 0 else None
+
+
 def analyze_files(files: list[str], codes: list[str], jobs: int, timeout: float,
                   max_bytes: int = int(DEFAULT_MAX_FILE_MB * 1e6), cache_dir: str | None = None,
                   index_only: set[str] | frozenset[str] = frozenset(), all_positions: bool = False) -> list[FileResult]:
+    return [result for result, _ in _analyze_all(files, codes, jobs, timeout, max_bytes, cache_dir, index_only,
+                                                 all_positions)]
+
+
+def _analyze_all(files: list[str], codes: list[str], jobs: int, timeout: float, max_bytes: int,
+                 cache_dir: str | None, index_only: set[str] | frozenset[str],
+                 all_positions: bool) -> list[tuple[FileResult, str]]:
+    """(result, digest of the bytes analyzed) per file, in order. Always in worker processes (one with
+    jobs=1), so that a file that crashes the native parser or overruns the hard deadline costs only its own
+    result (E006, E002): compilelint/supervisor.py."""
     tasks = [(p, p not in index_only, all_positions) for p in files]
-    if jobs <= 1 or len(files) <= 1:
-        _init_worker(codes, timeout, max_bytes, cache_dir)
+    if not tasks:
+        return []
+    initargs = (codes, timeout, max_bytes, cache_dir)
+    _init_worker(*initargs)
+    if multiprocessing.current_process().daemon:  # a daemonic process may not start any: unsupervised
         with _rare_gc():
-            return [analyze_path(t) for t in tasks]
-    ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    chunksize = max(1, min(16, len(files) // (jobs * 4) or 1))
-    with ctx.Pool(jobs, initializer=_init_pool_worker, initargs=(codes, timeout, max_bytes, cache_dir)) as pool, \
-            _rare_gc():  # unpickling every file's result into a growing heap: the same collector cost
-        return list(pool.imap(analyze_path, tasks, chunksize=chunksize))
+            return [_analyze_task(t) for t in tasks]
+    _warm_up()
+    # (the collector setting also covers unpickling every file's result into a growing heap)
+    with _rare_gc():
+        outcomes = run_supervised(tasks, _analyze_task, jobs=jobs, initializer=_init_pool_worker, initargs=initargs,
+                                  deadline=hard_deadline(timeout))
+    return [_result_of(task[0], outcome, timeout) for task, outcome in zip(tasks, outcomes)]
+
+
+_WARM_UP_SOURCE = b"""
+import torch
+
+
+class Block(torch.nn.Module):
+    def __init__(self, width: int = 4):
+        super().__init__()
+        self.proj = torch.nn.Linear(width, width)
+
+    def forward(self, x):
+        for _ in range(2):
+            x = self.proj(x)
+        if x.sum() > 0:
+            print(x.shape, x.item())
+        return torch.relu(x)
+"""
+_WARMED: set[tuple[int, ...]] = set()
+
+
+def _warm_up() -> None:
+    """Analyze a small module in this process, once per set of rule objects, before workers are forked: the
+    first analysis in a process loads LibCST's native module and fills the analyzer's tables and caches
+    (about 50-100 ms), which forked workers then inherit instead of each paying for it again."""
+    key = tuple(id(rule) for rule in _WORKER_RULES)
+    if key in _WARMED or not hasattr(os, "fork"):
+        return
+    _WARMED.add(key)
+    analyze_source("<warm-up>.py", _WARM_UP_SOURCE, _WORKER_RULES, "warm_up", False, all_positions=False)
+
+
+def _result_of(path: str, outcome: Outcome, timeout: float) -> tuple[FileResult, str]:
+    if outcome.value is not None:
+        return outcome.value
+    if outcome.crashed:
+        return _read_error(path, ANALYSIS_CRASHED,
+                           f"the process analyzing this file died ({outcome.crashed}: a crash of the native "
+                           "parser, or the system stopping it for memory); file not checked"), ""
+    return _read_error(path, FILE_TIMEOUT,
+                       f"analysis took longer than {timeout:g}s and could not be interrupted (native parser); "
+                       f"its process was stopped after {outcome.overran:.1f}s and the file skipped "
+                       "(raise --file-timeout)"), ""
 
 
 def collect_findings(results: list[FileResult], codes: list[str], config: Config) -> list[Finding]:
@@ -238,17 +351,20 @@ def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float
     if shard is not None:
         index, count = shard
         index_only = {f for f in files if shard_of(f, config.root, count) != index - 1}
-    results = analyze_files(files, codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, index_only)
+    analyzed = _analyze_all(files, codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, index_only, False)
+    results = [result for result, _ in analyzed]
+    digests = {result.path: digest for result, digest in analyzed if digest}
     findings = collect_findings(results, codes, config)
     # Findings whose position the first pass deferred (outside its file's local scope) but that another
     # file's code reaches: re-analyze just those files with every position computed.
     unplaced = sorted({f.path for f in findings if f.line == 0})
     if unplaced:
-        redo = {r.path: r for r in analyze_files(unplaced, codes, jobs, file_timeout, int(max_file_mb * 1e6),
-                                                   cache_dir, all_positions=True)}
+        redone = _analyze_all(unplaced, codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, frozenset(), True)
+        redo = {result.path: result for result, _ in redone}
+        digests.update({result.path: digest for result, digest in redone if digest})  # what these findings read
         results = [redo.get(r.path, r) for r in results]
         findings = collect_findings(results, codes, config)
     if index_only:
         findings = [f for f in findings if f.path not in index_only]
     return LintResult(findings=findings, files=[f for f in files if f not in index_only], rule_codes=codes,
-                      missing=missing)
+                      missing=missing, digests=digests)

@@ -2,19 +2,25 @@
 
 Fixes are text replacements of exact source spans (positions from LibCST), applied bottom-up per
 file; overlapping fixes wait for the next round. A file is only written if the result still parses,
-and it is written atomically (temporary file + rename), so an interrupted run never leaves half a
-file. Rounds repeat until nothing changes, so a second `--fix` run changes nothing.
+and only over the very bytes the fixes were computed from: the lint reports the SHA-256 of what it
+analyzed, the file read here must match it, and it is compared once more just before the replacement
+(compilelint/atomic.py: replace_verified), so an edit saved while --fix runs is kept and the file is
+skipped with a message. Read-only files, symlinks, hard links, mode and owner: see atomic.py. A file that
+cannot be written is a message, never the end of the run. Rounds repeat until nothing changes, so a
+second `--fix` run changes nothing.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+import sys
 from collections import defaultdict
+from typing import Callable
 
 import libcst as cst
 
-from compilelint.atomic import write_atomic
+from compilelint.atomic import NotWritten, digest_of, replace_verified
 from compilelint.findings import Finding, Fix
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -60,23 +66,51 @@ def fixes_by_file(findings: list[Finding], unsafe: bool) -> dict[str, list[Fix]]
     return out
 
 
-def fix_files(lint_once, unsafe: bool, write: bool) -> tuple[dict[str, tuple[str, str]], int]:
-    """Run `lint_once()` (-> findings) and apply fixes until none apply.
+def report_not_fixed(path: str, reason: str) -> None:
+    print(f"compilelint: {path}: fixes not written: {reason}", file=sys.stderr)
+
+
+def fix_files(lint_once, unsafe: bool, write: bool,  # noqa: ANN001
+              on_skip: Callable[[str, str], None] = report_not_fixed) -> tuple[dict[str, tuple[str, str]], int]:
+    """Run `lint_once()` (-> a LintResult, or its findings) and apply fixes until none apply.
 
     Returns ({path: (original text, fixed text)}, number of fixes applied). With write=False the
-    files are left alone and only the first round is computed (what --diff shows).
+    files are left alone and only the first round is computed (what --diff shows). A file that cannot be
+    fixed safely (changed since it was analyzed, read-only, unwritable) is passed to `on_skip(path,
+    reason)` once and left alone for the rest of the run.
     """
     originals: dict[str, str] = {}
     current: dict[str, str] = {}
+    skipped: set[str] = set()
     applied_total = 0
+
+    def skip(path: str, reason: str) -> None:
+        skipped.add(path)
+        on_skip(path, reason)
+
     for _ in range(MAX_ROUNDS if write else 1):
-        pending = fixes_by_file(lint_once(), unsafe)
+        outcome = lint_once()
+        analyzed = getattr(outcome, "digests", {})
+        pending = fixes_by_file(getattr(outcome, "findings", outcome), unsafe)
         applied_round = 0
         for path, fixes in sorted(pending.items()):
-            with open(path, "rb") as fh:
-                data = fh.read()
-            text, encoding = _decode(data)
-            originals.setdefault(path, text)
+            if path in skipped:
+                continue
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            except OSError as err:
+                skip(path, f"cannot read it: {err.strerror or err}")
+                continue
+            digest = digest_of(data)
+            if path in analyzed and analyzed[path] != digest:
+                skip(path, "it changed since it was analyzed (saved meanwhile?); left as it is")
+                continue
+            try:
+                text, encoding = _decode(data)
+            except Exception:  # noqa: BLE001 - it parsed when analyzed; whatever it is now is not ours to fix
+                skip(path, "it no longer parses; left as it is")
+                continue
             new_text, applied = apply_to_text(text, fixes)
             try:
                 cst.parse_module(new_text.encode(encoding))
@@ -84,10 +118,18 @@ def fix_files(lint_once, unsafe: bool, write: bool) -> tuple[dict[str, tuple[str
                 continue  # a fix that would break the file is not applied
             if new_text == text:
                 continue
+            if write:
+                try:
+                    replace_verified(path, new_text.encode(encoding), digest)
+                except NotWritten as err:
+                    skip(path, str(err))
+                    continue
+                except OSError as err:
+                    skip(path, f"cannot write it: {err.strerror or err}")
+                    continue
+            originals.setdefault(path, text)
             current[path] = new_text
             applied_round += applied
-            if write:
-                write_atomic(path, new_text.encode(encoding))
         applied_total += applied_round
         if not applied_round:
             break

@@ -38,8 +38,8 @@ def check_source(source: bytes) -> list:
     findings = [f for f, _, _ in result.findings]
     for f in findings:
         assert f.line >= 1 and f.col >= 0 and f.end_line >= f.line
-    if result.summary is None:  # did not parse: exactly one E001 finding says so
-        assert [f.code for f in findings] == ["E001"]
+    if result.summary is None:  # did not parse: exactly one E001 (or E005: beyond the parser's limits) says so
+        assert [f.code for f in findings] in (["E001"], ["E005"])
     return findings
 
 
@@ -101,7 +101,7 @@ def test_nul_byte_inside_string_literals():
 
 def test_deep_nesting_and_long_function():
     deep = "x = " + "(" * 1000 + "1" + ")" * 1000 + "\n"
-    check_source(deep.encode())
+    assert [f.code for f in check_source(deep.encode())] == ["E005"]  # over Python's 200 nested brackets
     nested_ifs = "def f(x):\n" + "".join("    " * (i + 1) + "if x:\n" for i in range(100)) + "    " * 101 + "pass\n"
     check_source(nested_ifs.encode())
     body = "".join(f"    y{i} = x * {i}\n" for i in range(50_000))

@@ -21,19 +21,14 @@ from compilelint import __version__
 from compilelint.findings import Finding
 from compilelint.paths import root_relative, stable_fingerprint
 from compilelint.rules.base import RuleMeta
-from compilelint.rules.registry import FILE_TIMEOUT, FILE_TOO_LARGE, READ_ERROR, SYNTAX_ERROR, all_rules
+from compilelint.rules.registry import ENGINE_DESCRIPTIONS, all_rules
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/compilelint/compilelint"
 MAX_RESULTS = 20000  # GitHub rejects runs over 25,000 results
 _LEVEL = {"error": "error", "warning": "warning", "note": "note"}
 _SECURITY_SEVERITY = {"error": "7.0", "warning": "4.0", "note": "1.0"}
-_ENGINE_RULES = {
-    SYNTAX_ERROR: ("syntax-error", "The file does not parse; nothing in it was checked."),
-    FILE_TIMEOUT: ("file-timeout", "Analysis of the file exceeded the per-file time limit."),
-    READ_ERROR: ("read-error", "The file could not be read."),
-    FILE_TOO_LARGE: ("file-too-large", "The file is over the size limit (--max-file-size) and was not analyzed."),
-}
+_ENGINE_RULES = ENGINE_DESCRIPTIONS
 
 
 def _to_json(obj):  # noqa: ANN001, ANN202

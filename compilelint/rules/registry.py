@@ -12,9 +12,21 @@ from compilelint.rules.base import Rule
 # Rules the engine itself emits (not visitors): a file that does not parse, a file that timed out.
 SYNTAX_ERROR = "E001"
 FILE_TIMEOUT = "E002"
-READ_ERROR = "E003"
+READ_ERROR = "E003"  # also: not a regular file (a FIFO, a device), skipped unopened
 FILE_TOO_LARGE = "E004"
-ENGINE_CODES = frozenset({SYNTAX_ERROR, FILE_TIMEOUT, READ_ERROR, FILE_TOO_LARGE})
+TOO_COMPLEX = "E005"  # nesting or an expression chain beyond what the native parser survives (parse_guard.py)
+ANALYSIS_CRASHED = "E006"  # the worker process analyzing the file died (a signal): the file is skipped
+ENGINE_CODES = frozenset({SYNTAX_ERROR, FILE_TIMEOUT, READ_ERROR, FILE_TOO_LARGE, TOO_COMPLEX, ANALYSIS_CRASHED})
+# (name, description) of each engine code, for reporters that describe rules (SARIF)
+ENGINE_DESCRIPTIONS = {
+    SYNTAX_ERROR: ("syntax-error", "The file does not parse; nothing in it was checked."),
+    FILE_TIMEOUT: ("file-timeout", "Analysis of the file exceeded the per-file time limit."),
+    READ_ERROR: ("read-error", "The file could not be read, or is not a regular file."),
+    FILE_TOO_LARGE: ("file-too-large", "The file is over the size limit (--max-file-size) and was not analyzed."),
+    TOO_COMPLEX: ("file-too-complex", "The file nests brackets or expressions deeper than the parser's limits "
+                                      "and was not parsed."),
+    ANALYSIS_CRASHED: ("analysis-crashed", "The process analyzing the file died; the file was not checked."),
+}
 
 
 @lru_cache(maxsize=1)
