@@ -119,6 +119,7 @@ def _torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool
 
     if example.check == "deprecation":
         return deprecation_verdict(path, example)
+    _skip_without(example.needs)
     obj, inputs = load_entry(path, example)
     family = rule.family
     check = example.check or {"torchscript": "script", "annotations": "script", "trace": "trace",
@@ -203,6 +204,20 @@ def _export_verdict(obj, inputs, path: Path, example: Example, expected: tuple[s
     return True, detail
 
 
+def _skip_without(needs: str) -> None:
+    """Skip (pytest) an example whose check needs what this machine lacks (Example.needs), before it is imported:
+    importing a cpp_extension example builds it."""
+    import shutil
+
+    import pytest
+    import torch
+
+    if needs == "cxx" and not ((shutil.which("c++") or shutil.which("g++")) and shutil.which("ninja")):
+        pytest.skip("needs a C++ compiler and ninja to build the example's extension")
+    if needs == "cuda" and not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+
+
 def _fresh(args: tuple) -> tuple:
     import torch
 
@@ -266,15 +281,28 @@ def _custom_op_verdict(rule: type[Rule], obj, inputs, path: Path, example: Examp
                        wrong_result: bool) -> tuple[bool, str]:
     """(claim holds, detail). A good example (no marked line) holds as bad when either run raises or returns
     something else than eager. A bad one must fail, for every compile path the rule targets, in the way the
-    check names; a failure of another kind is reported as not holding, with the reason."""
+    check names; a failure of another kind is reported as not holding, with the reason. A rule that targets
+    TorchScript too has the example scripted: a bad one must fail on a marked line, a good one script."""
     runs = _custom_op_runs(obj, inputs, path, "aot_eager" if wrong_result else "eager")
+    if "torchscript" in rule.targets:
+        import warnings
+
+        import torch
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # torch.jit.script's own DeprecationWarning (2.13)
+                torch.jit.script(obj)
+            runs["torchscript"] = (None, set(), True)
+        except Exception as err:  # the claim: scripting raises (every line of the example it names counts)
+            runs["torchscript"] = (f"{type(err).__name__}: {err}", _named_lines(err, path), False)
     detail = "; ".join(f"{k}: " + (f"raised {e.splitlines()[0][:300]} (example lines {sorted(lines)})" if e else
                                    f"ran, {'same as' if same else 'DIFFERENT from'} eager")
                        for k, (e, lines, same) in runs.items())
     marked = set(example.marked_lines())
     if not marked:
         return any(e is not None or not same for e, _, same in runs.values()), detail
-    for target in (t for t in ("dynamo", "export") if t in rule.targets):
+    for target in (t for t in ("dynamo", "export", "torchscript") if t in rule.targets):
         error, lines, same = runs[target]
         if wrong_result:
             if error is not None:
@@ -286,7 +314,7 @@ def _custom_op_verdict(rule: type[Rule], obj, inputs, path: Path, example: Examp
             return False, f"{target} did not fail: {detail}"
         if not lines & marked and rule.torch_names_line:
             return False, f"NO MATCHING LINE ({target}): {detail}"
-        if rule.torch_error and not any(text in error for text in rule.torch_error):
+        if rule.torch_error and target != "torchscript" and not any(text in error for text in rule.torch_error):
             return False, f"WRONG ERROR ({target}): {detail}"
     return True, detail
 

@@ -321,3 +321,27 @@ def test_autograd_function_applied_from_compiled_code_in_another_file(tmp_path):
     assert "GB0124" in found[0][3] and "Quantize.forward" in found[0][3]
     root = _tree(tmp_path / "b", {"pkg/__init__.py": "", "pkg/quant.py": FUNCTION, "pkg/tools.py": eager_only})
     assert _findings(root, ["CO805"]) == []
+
+
+def test_compiled_extension_modules_of_a_package(tmp_path):
+    """A package's `_C` / `_ext` module is a compiled extension; torch's own `torch._C` is not one of them, and the
+    body of a custom op that wraps the call is compiled by nothing."""
+    text = '''
+    import torch
+    from detectron2 import _C
+    from mmcv._ext import voxelize_forward
+
+
+    @torch.library.custom_op("d2::nms_rotated", mutates_args=())
+    def nms_rotated(boxes: torch.Tensor, scores: torch.Tensor, iou: float) -> torch.Tensor:
+        return _C.nms_rotated(boxes, scores, iou)
+
+
+    class Head(torch.nn.Module):
+        def forward(self, boxes, scores, points):
+            keep = _C.nms_rotated(boxes, scores, 0.5)
+            voxels = voxelize_forward(points)
+            wrapped = nms_rotated(boxes, scores, 0.5)
+            return torch._C._nn.gelu(boxes[keep]), voxels, wrapped
+    '''
+    assert _lines(tmp_path, text, "CO804") == [14, 15]

@@ -47,6 +47,9 @@ class Example:
     # The newest torch on which it was seen to hold (an example of a rule about older releases).
     max_torch: str = ""
     gb_id: str = ""
+    # What the example needs beyond CPU torch to be judged: "cxx" (a C++ compiler and ninja, to build a
+    # torch.utils.cpp_extension), "cuda" (a CUDA GPU: Triton kernels). Without it the harness skips its torch check.
+    needs: str = ""
 
     def marked_lines(self) -> list[int]:
         return [i for i, line in enumerate(self.code.splitlines(), 1) if line.rstrip().endswith(MARKER)]
