@@ -18,7 +18,7 @@ import libcst as cst
 
 from compilelint.analysis.globals import ModuleGlobals, module_globals
 from compilelint.analysis.dynamo import ModuleFacts, call_name, dead_under_trace, off_flag_branch
-from compilelint.semantic.paths import behind_default_off_flag
+from compilelint.semantic.paths import behind_default_off_flag, on_training_path
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of, statement_lines
@@ -192,11 +192,19 @@ class RuleContext:
         if rule.targets == ("trace",) and (dead_under_trace(self, node) or behind_default_off_flag(
                 self.ancestors, node, self.function, getattr(self.class_facts, "default_off", set()))):
             return  # the tracer never runs that branch (the trace rules' one dead-branch check)
+        severity = severity or rule.severity
+        if "torchscript" not in rule.targets and on_training_path(self.ancestors, node):
+            # users compile and export for inference first, in eval(): a claim only a training step can meet is
+            # one level lower, and says so (TorchScript compiles both sides, so its claims stand)
+            severity = _LOWER.get(severity, severity)
+            message = (message or rule.message).rstrip(". ") + " (training path only: `self.training` is False in eval())"
         self._analyzer.candidates.append(Candidate(
-            rule=rule.code, node=node, message=message or rule.message, severity=severity or rule.severity,
+            rule=rule.code, node=node, message=message or rule.message, severity=severity,
             targets=tuple(rule.targets), gb_id=gb_id or rule.gb_id, scope_key=scope_key,
             context=self.context, statement=self._analyzer.statement_index, fix=(fix[0], fix[1], fix[2], not unsafe_fix) if fix else None))
 
+
+_LOWER = {"error": "warning", "warning": "note"}
 
 _DISPATCH_CACHE: dict[tuple[int, ...], tuple[dict[str, list], dict[type, list]]] = {}
 

@@ -1228,7 +1228,12 @@ class FunctionFacts:
             return self.tests_tensor_truth(expr.left) or self.tests_tensor_truth(expr.right)
         if type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Not:
             return self.tests_tensor_truth(expr.expression)
-        return self.kind(expr) is Kind.TENSOR and not self.is_assumed_tensor(expr)
+        kind = self.kind(expr)
+        if kind is Kind.TENSOR:
+            return not self.is_assumed_tensor(expr)
+        if kind is Kind.VALUE:  # read here (`t.max().item() < tol`), not from a name converted earlier
+            return any(type(n) is cst.Call and self.kind(n) is Kind.VALUE for n in _walk_expr_nodes(expr))
+        return False
 
     def reads_only_module_state(self, expr: cst.BaseExpression) -> bool:
         """True when `expr` reads nothing but `self.<attr>` state and constants (e.g. `float(self.scale)`):

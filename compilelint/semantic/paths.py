@@ -181,3 +181,32 @@ def traced_size_operand(test: cst.BaseExpression, facts, function: cst.FunctionD
         if facts.is_shape_dependent(part) and facts.reads_tensor_size(part):
             return part
     return None
+
+
+def _is_training(test: cst.BaseExpression) -> bool:
+    return (type(test) is cst.Attribute and type(test.value) is cst.Name and test.value.value == "self"
+            and test.attr.value == "training")
+
+
+def on_training_path(ancestors: list[cst.CSTNode], node: cst.CSTNode) -> bool:
+    """`node` runs only in training mode: the body of `if self.training:` (or of `if self.training and ...:`), the
+    else of `if not self.training:`, or the right side of `self.training and ...`."""
+    for i, anc in enumerate(ancestors):
+        nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
+        if type(anc) is cst.BooleanOperation and type(anc.operator) is cst.And and nxt is anc.right:
+            if _is_training(anc.left):
+                return True
+        elif type(anc) is cst.If and nxt is not anc.test:
+            test = anc.test
+            positive = _is_training(test) or (type(test) is cst.BooleanOperation and type(test.operator) is cst.And
+                                              and (_is_training(test.left) or _is_training(test.right)))
+            negative = type(test) is cst.UnaryOperation and type(test.operator) is cst.Not and _is_training(
+                test.expression)
+            if not (positive or negative):
+                continue
+            body = anc.body.body if type(anc.body) is cst.IndentedBlock else ()
+            in_body = nxt is anc.body or any(nxt is s or (nxt is node and getattr(s, "test", None) is node)
+                                             for s in body)
+            if (positive and in_body) or (negative and not in_body and anc.orelse is not None):
+                return True
+    return False

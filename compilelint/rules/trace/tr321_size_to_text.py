@@ -4,6 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
+from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 _LOG_METHODS = frozenset(("debug", "info", "warning", "warn", "error", "exception", "critical", "log"))
@@ -20,7 +21,7 @@ class SizeToText(Rule):
     log_message = "`{code}` turns a traced size into text: logged once, while tracing"
     doc = RuleDoc(
         what=("Flags f-strings, `str()`, `repr()`, `print()`, `%`-formatting and `.format()` of tensor sizes in "
-              "traced code. A message that only a failing check builds (`raise ValueError(f\"...{h}\")`, an "
+              "traced code (one size: a whole `x.shape` formats without reading the tracer's sizes). A message that only a failing check builds (`raise ValueError(f\"...{h}\")`, an "
               "`assert`'s message) is not flagged: valid inputs never build it. Text handed to `print` or a "
               "logger is a note: it runs once, while tracing, and changes no result."),
         why=("Under torch.jit.trace a size is a 0-d tensor; formatting it reads its value (TracerWarning: "
@@ -53,13 +54,16 @@ class M(torch.nn.Module):
     def forward(self, x):
         if x.dim() != 2:
             raise ValueError(f"expected 2 dims, got shape {x.shape[0]}")
+        print("input", x.shape)
         return x * x.shape[0]
 ''', inputs="[(torch.ones(3, 2),), (torch.ones(12, 2),)]"),
     )
 
     def _size_in(self, exprs, ctx) -> bool:  # noqa: ANN001
         facts = ctx.facts
-        return any(facts.is_shape_dependent(e) and facts.reads_tensor_size(e) and not facts.reads_dynamic_size(e)
+        # one size, not a whole `x.shape`: the tracer's torch.Size holds plain ints and formats without a read
+        # (2.13: `print(x.shape)`, `f"{x.shape[-2:]}"` give no TracerWarning; `f"{x.shape[0]}"` does)
+        return any(facts.kind(e) is Kind.SIZE and facts.reads_tensor_size(e) and not facts.reads_dynamic_size(e)
                    for e in exprs)
 
     def _report(self, node: cst.CSTNode, ctx) -> None:  # noqa: ANN001
