@@ -289,3 +289,33 @@ def test_opt_in_rule_runs_only_when_named(tmp_path):
     assert "TR315" not in codes  # not through a prefix
     codes = {f.code for f in lint([str(path)], Config(extend_select=["TR315"], root=str(tmp_path)), jobs=1).findings}
     assert "TR315" in codes
+
+
+TRAINING_ONLY = '''\
+import torch
+from torch import nn
+
+
+class M(nn.Module):
+    def forward(self, x):
+        if self.training:
+            x = x * x.abs().max().item()  # <- only a training step reads this
+        return x * x.sum().item()  # <- every call
+'''
+
+
+def test_training_path_findings_are_one_level_lower_and_say_why(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.runtime_probe import observe
+
+    path = tmp_path / "training.py"
+    path.write_text(TRAINING_ONLY)
+    result = lint([str(path)], Config(root=str(tmp_path)), jobs=1)
+    train_line, every_line = _line(TRAINING_ONLY, "only a training"), _line(TRAINING_ONLY, "every call")
+    gb = {f.line: f for f in result.findings if f.code == "GB401"}
+    assert gb[train_line].severity == "note" and "training path only" in gb[train_line].message
+    assert gb[every_line].severity == "warning" and "training" not in gb[every_line].message
+    model = _load(path).eval()  # users compile for inference: the training branch never runs
+    report = observe.run_dynamo(model, [(torch.ones(3),), (torch.ones(4),)])
+    lines = {b.lineno for b in report.breaks if b.filename == str(path)}
+    assert every_line in lines and train_line not in lines, lines
