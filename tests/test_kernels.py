@@ -718,6 +718,56 @@ def test_gpu_elementwise_gating_voxel_large():
 # ---------------------------------------------------------------- CPU: rerun in interpreter mode
 
 
+# ---------------------------------------------------------------- the kernels as registered ops
+
+
+class _RmsHead(torch.nn.Module):
+    def __init__(self, width=48, op=True):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.rand(width) + 0.5)
+        self.proj = torch.nn.Linear(width, width)
+        self.op = op
+
+    def forward(self, x):
+        y = norms.rms_norm_op(x, self.w, 1e-6) if self.op else norms.rms_norm(x, self.w, 1e-6)
+        return self.proj(y)
+
+
+def test_rms_norm_op_compiles_whole_and_exports():
+    """compilelint::rms_norm (a torch.library.custom_op with a fake): torch.compile(fullgraph=True, dynamic=True) keeps
+    it in one graph over two input shapes, torch.export records one call of it, and both give RMSNorm's result;
+    the Triton launcher called directly is traced into and fails export (its fake tensors have no data pointer)."""
+    from compilelint.runtime_probe import observe
+
+    model = _RmsHead().to(DEV).eval()
+    inputs = [(torch.randn(3, 5, 48, device=DEV),), (torch.randn(2, 7, 48, device=DEV),)]
+    with torch.no_grad():
+        report = observe.run_dynamo(model, inputs, fullgraph=True, dynamic=True)
+        assert report.error is None and not report.breaks and not report.recompiles, report
+        assert report.graph_count == 1
+        compiled = torch.compile(model, fullgraph=True, dynamic=True)
+        program = torch.export.export(model, inputs[0])
+        calls = [str(n.target) for n in program.graph.nodes if n.op == "call_function"]
+        assert calls.count("compilelint.rms_norm.default") == 1, calls
+        for (x,) in inputs:
+            ref = model.proj(norms.reference_rms(x.double(), model.w.double(), 1e-6).float())
+            assert rel_err(compiled(x), ref) < 1e-5
+        ref = model.proj(norms.reference_rms(inputs[0][0].double(), model.w.double(), 1e-6).float())
+        assert rel_err(program.module()(*inputs[0]), ref) < 1e-5
+        direct = _RmsHead(op=False).to(DEV).eval()
+        failed = observe.run_export(direct, inputs[0])
+        assert not failed.ok and "data pointer" in failed.error, failed.error
+
+
+def test_norm_ops_pass_opcheck():
+    """torch.library.opcheck: schema, fake implementation against the real kernel, and AOT dispatch."""
+    x = torch.randn(4, 40, device=DEV)
+    w, b = torch.rand(40, device=DEV) + 0.5, torch.randn(40, device=DEV)
+    torch.library.opcheck(norms.rms_norm_op, (x, w, 1e-6))
+    torch.library.opcheck(norms.rms_norm_op, (x, None, 1e-6))
+    torch.library.opcheck(norms.layer_norm_op, (x, w, b, 1e-5))
+
+
 def test_kernels_in_interpreter_subprocess():
     if not SPAWN:
         pytest.skip("this process already runs the kernels (GPU, or TRITON_INTERPRET=1)")

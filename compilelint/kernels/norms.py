@@ -34,6 +34,14 @@ Example::
 
     y = layer_norm(x, ln.weight, ln.bias, ln.eps)   # == F.layer_norm(x, x.shape[-1:], ...)
     y = rms_norm(x, rms.weight, 1e-6)               # == reference_rms(x, rms.weight, 1e-6)
+
+Inside torch.compile and torch.export, call the registered ops instead: ``rms_norm_op(x, w, eps)`` and
+``layer_norm_op(x, w, b, eps)`` are ``torch.library.custom_op``s (``compilelint::rms_norm``,
+``compilelint::layer_norm``) with fake implementations, so ``torch.compile(fullgraph=True)`` keeps them in
+one graph and ``torch.export`` records one call each, where a direct call of the Triton launcher is
+traced into (the autotuner's Python, the launch) and breaks. Forward only: no autograd is registered, so
+they serve inference (a backward through them raises). Output: a new tensor of x's shape and dtype,
+contiguous (as the launchers allocate it).
 """
 
 from __future__ import annotations
@@ -46,7 +54,8 @@ import triton.language as tl
 from ._common import (as_rows, interpreting, launch, next_pow2, rowwise_config, rowwise_configs, rowwise_grid,
                       rowwise_interp_config, rowwise_keep)
 
-__all__ = ["reference_layer_norm", "reference_rms", "layer_norm", "rms_norm", "CONFIGS", "MAX_FUSED_N", "RESIDENT_N"]
+__all__ = ["reference_layer_norm", "reference_rms", "layer_norm", "rms_norm", "rms_norm_op", "layer_norm_op", "CONFIGS",
+           "MAX_FUSED_N", "RESIDENT_N"]
 
 MAX_FUSED_N = 32768
 RESIDENT_N = 65536  # the width the register-resident path serves: 1024 threads x 64 bf16 (32 registers)
@@ -456,3 +465,27 @@ def layer_norm(x, weight=None, bias=None, eps=1e-5, out=None, config=None):
 def rms_norm(x, weight=None, eps=1e-6, out=None, config=None):
     """RMSNorm over the last dim of x, weight of shape (N,) or None."""
     return _norm(x, weight, None, eps, True, out, config)
+
+
+# The supported way to call the kernels from compiled and exported code: ops whose fake implementations
+# state the output (x's shape and dtype, contiguous), so neither compiler traces into the launcher.
+@torch.library.custom_op("compilelint::rms_norm", mutates_args=())
+def rms_norm_op(x: torch.Tensor, weight: torch.Tensor | None, eps: float) -> torch.Tensor:
+    """rms_norm as an op: one node of a torch.compile / torch.export graph."""
+    return rms_norm(x, weight, eps)
+
+
+@rms_norm_op.register_fake
+def _(x, weight, eps):
+    return torch.empty(x.shape, dtype=x.dtype, device=x.device)
+
+
+@torch.library.custom_op("compilelint::layer_norm", mutates_args=())
+def layer_norm_op(x: torch.Tensor, weight: torch.Tensor | None, bias: torch.Tensor | None, eps: float) -> torch.Tensor:
+    """layer_norm as an op: one node of a torch.compile / torch.export graph."""
+    return layer_norm(x, weight, bias, eps)
+
+
+@layer_norm_op.register_fake
+def _(x, weight, bias, eps):
+    return torch.empty(x.shape, dtype=x.dtype, device=x.device)
