@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.dynamo import _IS_TRACING as IS_TRACING
 from compilelint.analysis.names import qualify
 
 _FINAL = {"torch.jit.Final", "typing.Final", "Final", "typing_extensions.Final", "torch.jit.annotations.Final"}
@@ -177,9 +178,35 @@ def traced_size_operand(test: cst.BaseExpression, facts, function: cst.FunctionD
             stack.extend(n for n in (getattr(node, "left", None), getattr(node, "right", None),
                                      getattr(node, "expression", None)) if n is not None)
     default_off = getattr(facts.class_facts, "default_off", set())
-    for part in operands_run_by_default(test, function, default_off):
+    for part in operands_run_by_default(_traced_side(test, facts.aliases), function, default_off):
         if facts.is_shape_dependent(part) and facts.reads_tensor_size(part):
             return part
+    return None
+
+
+def _traced_side(test: cst.BaseExpression, aliases: dict[str, str]) -> cst.BaseExpression:
+    """What of an `and`/`or` chain runs while tracing: `not torch.jit.is_tracing() and ...` stops at its left."""
+    if type(test) is not cst.BooleanOperation:
+        return test
+    left = _traced_side(test.left, aliases)
+    value = _tracing_value(left, aliases)
+    if value is not None and value is (type(test.operator) is cst.Or):
+        return left  # `False and ...` / `True or ...`: the right side never runs
+    return cst.BooleanOperation(left=left, operator=test.operator, right=test.right)
+
+
+def _tracing_value(test: cst.BaseExpression, aliases: dict[str, str]) -> bool | None:
+    """True for `torch.jit.is_tracing()`, False for its negation, under torch.jit.trace; None otherwise."""
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        inner = _tracing_value(test.expression, aliases)
+        return None if inner is None else not inner
+    if type(test) is cst.Call and not test.args and (qualify(test.func, aliases) or "") in IS_TRACING:
+        return True
+    if type(test) is cst.BooleanOperation:
+        left, right = _tracing_value(test.left, aliases), _tracing_value(test.right, aliases)
+        if type(test.operator) is cst.And:
+            return False if False in (left, right) else None
+        return True if True in (left, right) else None
     return None
 
 
