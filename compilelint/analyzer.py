@@ -25,7 +25,7 @@ from compilelint.analysis.positions import positions_of, statement_lines
 from compilelint.analysis.script_support import dead_when_scripting, in_decorator
 from compilelint.analysis.tensors import (ClassFacts, FunctionFacts, Kind, annotation_kind, infer_returns_tensor,
                                          self_attr_assignments)
-from compilelint.findings import Finding, Fix
+from compilelint.findings import Finding, Fix, Related
 from compilelint.rules.base import Rule
 from compilelint.semantic.params import ParamKinds
 from compilelint.semantic.custom_ops import FileCustomOps, file_custom_ops
@@ -92,6 +92,7 @@ class Candidate:
     context: str
     statement: int  # index of the top-level statement holding the node
     fix: tuple[cst.CSTNode, cst.CSTNode, str, bool] | None = None
+    related: tuple[tuple[cst.CSTNode, str], ...] = ()  # (node in the same function, what happens there)
 
 
 @dataclass
@@ -173,7 +174,8 @@ class RuleContext:
 
     def report(self, node: cst.CSTNode, message: str | None = None, *, severity: str | None = None,
                gb_id: str | None = None, in_class: bool = False,
-               fix: tuple[cst.CSTNode, cst.CSTNode, str] | None = None, unsafe_fix: bool = False) -> None:
+               fix: tuple[cst.CSTNode, cst.CSTNode, str] | None = None, unsafe_fix: bool = False,
+               related: tuple[tuple[cst.CSTNode, str], ...] = ()) -> None:
         """Record a finding of the current rule at `node`.
 
         `fix` is (node to replace, replacement node, description). `in_class` attributes the
@@ -201,7 +203,8 @@ class RuleContext:
         self._analyzer.candidates.append(Candidate(
             rule=rule.code, node=node, message=message or rule.message, severity=severity,
             targets=tuple(rule.targets), gb_id=gb_id or rule.gb_id, scope_key=scope_key,
-            context=self.context, statement=self._analyzer.statement_index, fix=(fix[0], fix[1], fix[2], not unsafe_fix) if fix else None))
+            context=self.context, statement=self._analyzer.statement_index, fix=(fix[0], fix[1], fix[2], not unsafe_fix) if fix else None,
+            related=related))
 
 
 _LOWER = {"error": "warning", "warning": "note"}
@@ -867,7 +870,7 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
         local = _locally_compiled(analyzer.summary)
         deferred = {id(c) for c in candidates if c.rule not in anywhere and c.scope_key not in local}
     positioned = [c for c in candidates if id(c) not in deferred]
-    nodes = [c.node for c in positioned]
+    nodes = [c.node for c in positioned] + [n for c in positioned for n, _ in c.related]
     fix_spans: dict[int, tuple[int, int, int, int]] = {}
     positions = positions_of(module, nodes, {c.statement for c in positioned},
                              inclusive=[c.fix[0] for c in positioned if c.fix], inclusive_out=fix_spans,
@@ -891,8 +894,10 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
             fl, fc, fel, fec = fix_spans[id(old)]
             fix = Fix(description, fl, fc, fel, fec, module.code_for_node(new), safe)
         source_line = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+        related = [Related(positions[id(n)][0], positions[id(n)][1], text) for n, text in c.related
+                   if id(n) in positions]
         finding = Finding(code=c.rule, message=c.message, path=path, line=line, col=col, end_line=end_line,
                           end_col=end_col, severity=c.severity, targets=c.targets, gb_id=c.gb_id,
-                          context=c.context, source_line=source_line, fix=fix)
+                          context=c.context, source_line=source_line, fix=fix, related=related)
         out.append((finding, c.scope_key, c.rule in anywhere))
     return out

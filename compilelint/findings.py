@@ -31,6 +31,15 @@ class Fix:
 
 
 @dataclass
+class Related:
+    """Another place of the same finding: where a frozen value froze, where it takes effect (1-based line)."""
+
+    line: int
+    col: int
+    message: str
+
+
+@dataclass
 class Finding:
     code: str
     message: str
@@ -47,6 +56,7 @@ class Finding:
     fix: Fix | None = None
     probe_state: str = UNVERIFIED
     evidence: list[str] = field(default_factory=list)
+    related: list[Related] = field(default_factory=list)
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.col, self.code, self.message)

@@ -1258,6 +1258,16 @@ class FunctionFacts:
             stack.extend(child_nodes(node))
         return saw_self
 
+    def frozen_size(self, expr: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | None:
+        """(name, the value it was bound to) for a name in `expr` that holds a size already converted to a Python
+        number (`n = int(x.shape[0] / 2)`): for torch.jit.trace a constant, the example's number."""
+        for node in _walk_expr_nodes(expr):
+            if type(node) is cst.Name and self.env.get(node.value) is Kind.SIZE:
+                tags = self.size_tags.get(node.value, set())
+                if "converted" in tags and "size" not in tags and node.value in self.values:
+                    return node.value, self.values[node.value]
+        return None
+
     def is_library_module_output(self, expr: cst.BaseExpression) -> bool:
         """`out = self.block(x)` where `self.block` is built from a class other than a `torch.nn` layer: what it
         returns is the block's own choice (a tuple, a list of features, a dict), not necessarily a tensor."""

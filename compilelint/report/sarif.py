@@ -147,6 +147,11 @@ def render_sarif(findings: list[Finding], *, root: str = ".", rule_codes: list[s
             partial_fingerprints={"compilelint/v1": stable_fingerprint(f, root)},
             properties=props,
         )
+        if f.related:  # where the same finding shows elsewhere in the function (SARIF 3.27.22)
+            result.related_locations = [om.Location(
+                id=i, message=om.Message(text=r.message), physical_location=om.PhysicalLocation(
+                    artifact_location=_artifact(f.path, root),
+                    region=om.Region(start_line=r.line, start_column=r.col + 1))) for i, r in enumerate(f.related)]
         if f.fix is not None:
             result.fixes = [om.Fix(description=om.Message(text=f.fix.description), artifact_changes=[om.ArtifactChange(
                 artifact_location=_artifact(f.path, root),
