@@ -24,24 +24,21 @@ import libcst as cst
 from compilelint.analysis.calls import CallGate, gate
 from compilelint.analysis.names import qualify
 from compilelint.analysis.tensors import Kind, jit_module_kind
+from compilelint.torchapi.dynamo import THREAD_LOCKS, CHECK_MESSAGE_POSITION, ARRAY_TO_PYTHON as _ARRAY_TO_PYTHON, ARRAY_DYNAMIC_SIZE as _ARRAY_DYNAMIC, UNTRACEABLE_NUMPY, PACKED_SEQUENCE, LOGGER_METHODS as _LOGGER_METHODS, TIME_FUNCTIONS as _TIME, DATETIME_NOW as _DATETIME, RANDOM_FUNCTIONS as _RANDOM, NUMPY_RANDOM_SIZE_AT as _NP_RANDOM_SIZE_AT, C_BUILTINS as _C_BUILTINS, JSON_FUNCTIONS as _JSON, FILESYSTEM_FUNCTIONS as _FS, TORCH_GLOBAL_STATE as _TORCH_IO, TORCH_THREADS as _TORCH_THREADS, STD_STREAMS as _STD_STREAMS, RNN_MODULES as _RNN  # noqa: F401
+from compilelint.torchapi.export import PYTREE_REGISTER as _PYTREE_REGISTER  # noqa: F401
+from compilelint.torchapi.modes import DYNAMO_CONFIG as _CONFIG, DYNAMO_DISABLE as _DISABLE, COMPILE_ENTRIES as ENTRY_DECORATORS, IS_COMPILING as _IS_COMPILING, IS_EXPORTING as _IS_EXPORTING, IS_TRACING as _IS_TRACING  # noqa: F401
+from compilelint.torchapi.shapes import DYNAMIC_OUTPUT_FUNCTIONS as _DYNAMIC_FUNCS, DYNAMIC_OUTPUT_METHODS as _DYNAMIC_METHODS, NO_META_FUNCTIONS as NO_META_FUNCS, ONE_HOT, SIZE_ARGUMENT_FUNCTIONS as _SIZE_FUNCS, STEPS_FUNCTIONS as _STEPS_FUNCS, SIZE_ARGUMENT_METHODS as _SIZE_METHODS, SPECIALISED_PARAMS, SPECIALISED_METHOD_PARAMS  # noqa: F401
 
 if TYPE_CHECKING:
     from compilelint.analyzer import RuleContext
 
-_CONFIG = "torch._dynamo.config."
-_DISABLE = {"torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo"}
 _DATACLASS = {"dataclasses.dataclass"}
 # registering a class as a pytree node (a call with the class first, or a class decorator)
-_PYTREE_REGISTER = {"torch.export.register_dataclass", "torch.utils._pytree.register_dataclass",
-                    "torch.utils._pytree.register_pytree_node", "torch.utils._pytree._register_pytree_node",
-                    "torch.utils._pytree.register_constant"}
 
 
 # threading's synchronisation primitives. Verified on 2.13: `with lock:` in compiled code makes Dynamo skip the
 # whole function (GB0142, "Unsupported context manager"; building one in place, `with threading.Lock():`, breaks
 # first with GB0007); `lock.acquire()` / `lock.release()` break the graph (GB0156, "Unsupported method call").
-THREAD_LOCKS = {"threading.Lock", "threading.RLock", "threading.Semaphore", "threading.BoundedSemaphore",
-                "threading.Condition"}
 
 
 @dataclass
@@ -219,7 +216,6 @@ def _in_forward(ctx: "RuleContext") -> bool:
     return ctx.function is not None and ctx.function.name.value == "forward"
 
 
-ENTRY_DECORATORS = {"torch.compile", "torch._dynamo.optimize"}
 
 
 def is_frame_entry(ctx: "RuleContext") -> bool:
@@ -714,18 +710,6 @@ def size_keyed_lookup(node: cst.CSTNode, ctx: "RuleContext") -> cst.BaseExpressi
 # 2.13 with an int/float argument taking five values (RC515's examples; four recompiles each): name -> (position,
 # keyword) pairs. interpolate's `size`, conv strides, topk's k, roll, slicing, repeat_interleave, torch.full's value
 # stayed dynamic (one recompile) and are not listed.
-_POOLS = {f"torch.nn.functional.{k}_pool{d}d": ((1, "kernel_size"), (2, "stride")) for k in ("avg", "max")
-          for d in (1, 2, 3)}
-_ADAPTIVE = {f"torch.nn.functional.adaptive_{k}_pool{d}d": ((1, "output_size"),) for k in ("avg", "max")
-             for d in (1, 2, 3)}
-SPECIALISED_PARAMS: dict[str, tuple[tuple[int, str], ...]] = {
-    "torch.linspace": ((2, "steps"),), "torch.logspace": ((2, "steps"),),
-    "torch.nn.functional.interpolate": ((2, "scale_factor"),), "torch.split": ((1, "split_size_or_sections"),),
-    "torch.chunk": ((1, "chunks"),), **_POOLS, **_ADAPTIVE,
-}
-SPECIALISED_METHOD_PARAMS: dict[str, tuple[tuple[int, str], ...]] = {
-    "split": ((0, "split_size"),), "chunk": ((0, "chunks"),), "unfold": ((1, "size"), (2, "step")),
-}
 
 
 def specialised_argument(call: cst.Call, ctx: "RuleContext") -> tuple[str, str] | None:
@@ -771,8 +755,6 @@ def storage_query(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 
 # torch._check* functions and the position of their message argument (also `message=`).
-CHECK_MESSAGE_POSITION = {"torch._check": 1, "torch._check_index": 1, "torch._check_value": 1, "torch._check_type": 1,
-                          "torch._check_not_implemented": 1, "torch._check_with": 2}
 _CONSTANT_VALUES = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)
 
 
@@ -918,15 +900,11 @@ def builtin_any_all(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 # Verified on 2.13 (fresh process, default config): each of these breaks with GB0036. torch.combinations is
 # built on a masked select inside torch, so its size is unbacked too (export: EX714).
-_DYNAMIC_FUNCS = {"torch.nonzero", "torch.unique", "torch.unique_consecutive", "torch.masked_select",
-                  "torch.argwhere", "torch.bincount", "torch.combinations"}
-_DYNAMIC_METHODS = ("nonzero", "unique", "unique_consecutive", "masked_select", "argwhere", "bincount")
 
 
 # Ops with no meta kernel for fake tensors: Dynamo cannot trace them at all. Verified on 2.13: GB0036 by
 # default, GB0037 ("no meta kernel") with capture_dynamic_output_shape_ops = True; torch.export fails with
 # DynamicOutputShapeException (EX712).
-NO_META_FUNCS = {"torch.linalg.lstsq"}
 
 
 def no_meta_kernel(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -950,11 +928,6 @@ def data_scalar_index(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 # Verified on 2.13: a 0-d tensor read from data where PyTorch needs an int (a size, an arange bound, topk's k,
 # narrow's start) is read with aten._local_scalar_dense: GB0033; with capture_scalar_outputs = True it is traced.
 # (Slicing with one, `x[:n]`, breaks with GB0124 instead: not claimed here.)
-_SIZE_FUNCS = {"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn", "torch.full", "torch.eye",
-               "torch.randperm", "torch.arange"}
-_STEPS_FUNCS = {"torch.linspace", "torch.logspace"}  # their size is `steps`, the third argument
-_SIZE_METHODS = {"new_zeros", "new_ones", "new_empty", "new_full", "expand", "view", "reshape", "repeat", "narrow",
-                 "topk", "kthvalue"}
 
 
 def _size_arguments(call: cst.Call, ctx: "RuleContext") -> list[cst.BaseExpression]:
@@ -1053,8 +1026,6 @@ def torch_generator(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 # `.numpy()` and NumPy arithmetic stay in the graph; reading a value into Python does not: float()/int()/bool()/
 # round()/math.* of one and `.item()` break with GB0033, `.tolist()` with GB0109, a branch on one with GB0170,
 # np.nonzero / np.argwhere / np.flatnonzero / np.unique of one and indexing one with a mask with GB0036.
-_ARRAY_TO_PYTHON = {"float", "int", "bool", "round"}
-_ARRAY_DYNAMIC = {"numpy.nonzero", "numpy.argwhere", "numpy.flatnonzero", "numpy.unique"}
 
 
 def traced_array_read(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1150,9 +1121,6 @@ def jit_module_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 # has no meta kernel (GB0036, as torch.linalg.lstsq); np.pad reads its pad widths as data (GB0033). Others tried
 # (histogram, searchsorted, convolve, cumsum, diff, arctan2, einsum, median, round, meshgrid, argsort,
 # nan_to_num, linalg.svd) are traced.
-UNTRACEABLE_NUMPY = {"numpy.polyfit": "GB0294", "numpy.polyval": "GB0294", "numpy.interp": "GB0294",
-                     "numpy.lexsort": "GB0294", "numpy.unravel_index": "GB0294", "numpy.linalg.lstsq": "GB0036",
-                     "numpy.pad": "GB0033"}
 
 
 def untraceable_numpy(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1189,8 +1157,6 @@ def thread_lock(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 # Verified on 2.13: torch.nn.utils.rnn's packing helpers are on Dynamo's skip list (GB0007, "Attempted to call
 # function marked as skipped"); pack_sequence breaks inside torch, on its call to pack_padded_sequence.
-PACKED_SEQUENCE = {"torch.nn.utils.rnn.pack_padded_sequence", "torch.nn.utils.rnn.pad_packed_sequence",
-                   "torch.nn.utils.rnn.pack_sequence"}
 
 
 def packed_sequence(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1202,7 +1168,6 @@ def packed_sequence(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 # Verified on 2.13: F.one_hot with no num_classes (or -1) sizes its output by the largest label, so Dynamo
 # breaks the graph with its own id (GB0246, also with capture_scalar_outputs) and torch.export fails with
 # GuardOnDataDependentSymNode (EX715).
-ONE_HOT = "torch.nn.functional.one_hot"
 
 
 def one_hot_without_num_classes(call: cst.Call, ctx: "RuleContext") -> bool:
@@ -1287,7 +1252,6 @@ def debugger(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return "GB0007" if q else None
 
 
-_LOGGER_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"}
 
 
 def logger_method(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1318,15 +1282,12 @@ def warnings_warn(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
-_TIME = {f"time.{n}" for n in ("time", "perf_counter", "monotonic", "process_time", "time_ns", "perf_counter_ns",
-                               "monotonic_ns", "process_time_ns", "sleep", "thread_time")}
 
 
 def time_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return "GB0007" if _builtin_call(node, ctx, _TIME) else None
 
 
-_DATETIME = {"datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today", "datetime.date.today"}
 
 
 def datetime_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1334,9 +1295,6 @@ def datetime_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 
 # random.randint / randrange / uniform are traced by Dynamo in 2.13; these are not.
-_RANDOM = {f"random.{n}" for n in ("random", "choice", "choices", "gauss", "sample", "shuffle", "seed", "getrandbits",
-                                   "normalvariate", "betavariate", "triangular", "expovariate", "lognormvariate",
-                                   "vonmisesvariate", "gammavariate", "paretovariate", "weibullvariate", "randbytes")}
 
 
 def random_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1346,12 +1304,6 @@ def random_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 # Where numpy.random functions take `size` positionally. With a size they return an ndarray, which
 # Dynamo traces through torch's numpy support (no break, 2.13); without one they return a Python
 # scalar, which breaks (GB0033). `permutation` breaks with GB0294.
-_NP_RANDOM_SIZE_AT = {
-    "rand": 0, "randn": 0, "random": 0, "random_sample": 0, "ranf": 0, "sample": 0, "standard_normal": 0,
-    "poisson": 1, "exponential": 1, "chisquare": 1, "standard_gamma": 1, "rayleigh": 1, "geometric": 1,
-    "choice": 1, "normal": 2, "uniform": 2, "randint": 2, "binomial": 2, "beta": 2, "gamma": 2,
-    "lognormal": 2, "laplace": 2, "logistic": 2, "gumbel": 2,
-}
 
 
 def numpy_random(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1370,14 +1322,6 @@ def numpy_random(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
-_C_BUILTINS = {"zlib.crc32", "zlib.adler32", "zlib.compress", "zlib.decompress", "pickle.dumps", "pickle.loads",
-               "pickle.dump", "pickle.load", "os.getpid", "os.urandom", "os.getcwd", "socket.gethostname",
-               "binascii.crc32", "marshal.dumps", "marshal.loads",
-               # verified on 2.13 (GB412's examples): each call of these C functions breaks (GB0007)
-               "bisect.bisect", "bisect.bisect_left", "bisect.bisect_right", "bisect.insort", "bisect.insort_left",
-               "bisect.insort_right", "heapq.heappush", "heapq.heappop", "heapq.heapify", "heapq.heappushpop",
-               "heapq.heapreplace", "gc.collect", "gc.disable", "gc.enable", "threading.get_ident",
-               "uuid.uuid4", "uuid.uuid1"}
 
 
 def c_builtin(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1388,7 +1332,6 @@ def c_builtin(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
-_JSON = {"json.dumps", "json.loads", "json.dump", "json.load"}
 
 
 def json_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1399,8 +1342,6 @@ def open_call(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return "GB0059" if _builtin_call(node, ctx, {"open", "io.open"}) else None
 
 
-_FS = {"os.path.exists", "os.path.isfile", "os.path.isdir", "os.path.getsize", "os.path.getmtime", "os.listdir",
-       "os.makedirs", "os.mkdir", "os.remove", "os.stat", "os.scandir", "os.rename", "os.unlink", "os.walk"}
 
 
 def filesystem(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1522,13 +1463,9 @@ def data_dependent_op(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
-_TORCH_IO = {"torch.save", "torch.load", "torch.manual_seed", "torch.seed", "torch.set_rng_state",
-             "torch.get_rng_state", "torch.random.manual_seed"}
 
 
 # Thread-pool settings (verified on 2.13, GB427's examples): setting breaks (GB0007), reading breaks (GB0208).
-_TORCH_THREADS = {"torch.set_num_threads": "GB0007", "torch.set_num_interop_threads": "GB0007",
-                  "torch.get_num_threads": "GB0208", "torch.get_num_interop_threads": "GB0208"}
 
 
 def torch_side_effect(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1538,15 +1475,12 @@ def torch_side_effect(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return _TORCH_THREADS[name] if name else None
 
 
-_STD_STREAMS = {"sys.stdout.write", "sys.stderr.write", "sys.stdout.flush", "sys.stderr.flush"}
 
 
 def std_stream(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return "GB0156" if _builtin_call(node, ctx, _STD_STREAMS) else None
 
 
-_RNN = {"torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN", "torch.nn.modules.rnn.LSTM", "torch.nn.modules.rnn.GRU",
-        "torch.nn.modules.rnn.RNN"}
 
 
 def rnn_module(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1691,13 +1625,9 @@ def break_severity(ctx: "RuleContext", node: cst.CSTNode, default: str = "warnin
     return default
 
 
-_IS_COMPILING = {"torch.compiler.is_compiling", "torch._dynamo.is_compiling", "torch.compiler.is_dynamo_compiling",
-                 "torch._utils.is_compiling", "torch._dynamo.external_utils.is_compiling"}
 
 
 # True while torch.export.export(strict=False) traces (verified on 2.13; is_dynamo_compiling() is False there).
-_IS_EXPORTING = (_IS_COMPILING - {"torch.compiler.is_dynamo_compiling"}) | {"torch.compiler.is_exporting"}
-_IS_TRACING = {"torch.jit.is_tracing", "torch._C._get_tracing_state"}
 
 
 def _is_compiling_test(test: cst.BaseExpression, ctx: "RuleContext", names: set[str] = _IS_COMPILING) -> bool | None:

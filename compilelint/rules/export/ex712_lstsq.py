@@ -4,14 +4,14 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.analysis.dynamo import NO_META_FUNCS
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ExportRule
+from compilelint.torchapi.shapes import NO_META_FUNCTIONS
 
 
 class ExportLstsq(ExportRule):
     code = "EX712"
-    call_gate = gate(names=NO_META_FUNCS)
+    call_gate = gate(names=NO_META_FUNCTIONS)
     name = "export-lstsq"
     torch_error = ("DynamicOutputShapeException", "linalg_lstsq")
     message = ("`torch.linalg.lstsq` in code torch.export runs: it has no fake-tensor kernel, so export fails "
@@ -85,5 +85,5 @@ class M(torch.nn.Module):
     )
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        if ctx.qualify(node.func) in NO_META_FUNCS:
+        if ctx.qualify(node.func) in NO_META_FUNCTIONS:
             self.report(ctx, node, self.message)

@@ -3,8 +3,9 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.analysis.dynamo import SPECIALISED_METHOD_PARAMS, SPECIALISED_PARAMS, specialised_argument
+from compilelint.analysis.dynamo import specialised_argument
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.torchapi.shapes import SPECIALISED_METHOD_PARAMS, SPECIALISED_PARAMS
 
 
 class ArgumentSpecialisedByOp(Rule):
