@@ -23,7 +23,13 @@ import libcst as cst
 
 from compilelint.analysis.calls import CallGate, gate
 from compilelint.analysis.names import qualify
-from compilelint.analysis.tensors import Kind, jit_module_kind
+from compilelint.analysis.tensors import Kind
+from compilelint.semantic.module_facts import ModuleFacts  # noqa: F401
+from compilelint.semantic.calls import argument as _arg, call_name, one_hot_without_num_classes, tensor_method as _tensor_method  # noqa: F401
+from compilelint.semantic.frames import carried_values, closure_names as _closure_names, dynamic_size as _dynamic_size, is_frame_entry, is_parameter as _is_param, loop_count_before as _loop_count_before, mentions_dynamic_size as _mentions_size, message_of_equality_assert as _message_of_equality_assert, number_argument, reaches_entry_values, runtime_kind  # noqa: F401
+from compilelint.semantic.paths import built_only_on_failure as _only_on_failure, dead_under_dynamo, dead_under_export, dead_under_trace, off_flag_branch  # noqa: F401
+from compilelint.semantic.attributes import dict_attribute as _self_dict, seeded_generator_attrs as _seeded_generator_attrs, self_attrs_kept_bounded  # noqa: F401
+from compilelint.semantic.breaks import condition_reads_tensor, condition_reads_tensor as _condition_breaks  # noqa: F401
 from compilelint.torchapi.dynamo import THREAD_LOCKS, CHECK_MESSAGE_POSITION, ARRAY_TO_PYTHON as _ARRAY_TO_PYTHON, ARRAY_DYNAMIC_SIZE as _ARRAY_DYNAMIC, UNTRACEABLE_NUMPY, PACKED_SEQUENCE, LOGGER_METHODS as _LOGGER_METHODS, TIME_FUNCTIONS as _TIME, DATETIME_NOW as _DATETIME, RANDOM_FUNCTIONS as _RANDOM, NUMPY_RANDOM_SIZE_AT as _NP_RANDOM_SIZE_AT, C_BUILTINS as _C_BUILTINS, JSON_FUNCTIONS as _JSON, FILESYSTEM_FUNCTIONS as _FS, TORCH_GLOBAL_STATE as _TORCH_IO, TORCH_THREADS as _TORCH_THREADS, STD_STREAMS as _STD_STREAMS, RNN_MODULES as _RNN  # noqa: F401
 from compilelint.torchapi.export import PYTREE_REGISTER as _PYTREE_REGISTER  # noqa: F401
 from compilelint.torchapi.modes import DYNAMO_CONFIG as _CONFIG, DYNAMO_DISABLE as _DISABLE, COMPILE_ENTRIES as ENTRY_DECORATORS, IS_COMPILING as _IS_COMPILING, IS_EXPORTING as _IS_EXPORTING, IS_TRACING as _IS_TRACING  # noqa: F401
@@ -32,7 +38,6 @@ from compilelint.torchapi.shapes import DYNAMIC_OUTPUT_FUNCTIONS as _DYNAMIC_FUN
 if TYPE_CHECKING:
     from compilelint.analyzer import RuleContext
 
-_DATACLASS = {"dataclasses.dataclass"}
 # registering a class as a pytree node (a call with the class first, or a class decorator)
 
 
@@ -41,142 +46,22 @@ _DATACLASS = {"dataclasses.dataclass"}
 # first with GB0007); `lock.acquire()` / `lock.release()` break the graph (GB0156, "Unsupported method call").
 
 
-@dataclass
-class ModuleFacts:
-    capture_scalar_outputs: bool = False
-    capture_dynamic_output_shape_ops: bool = False
-    # Qualified names added to torch._dynamo.config.reorderable_logging_functions ("print", "warnings.warn").
-    reorderable: set[str] = field(default_factory=set)
-    # Module-level functions and "Class.method"s decorated with @torch.compiler.disable.
-    disabled: set[str] = field(default_factory=set)
-    # Module-level names bound to logging.getLogger(...).
-    loggers: set[str] = field(default_factory=set)
-    # Module-level classes decorated with @dataclass, and names registered as pytree nodes.
-    dataclasses: set[str] = field(default_factory=set)
-    pytree_registered: set[str] = field(default_factory=set)
-    # Module-level names bound to a threading lock, semaphore or condition (THREAD_LOCKS).
-    locks: set[str] = field(default_factory=set)
-    # `torch.distributions.Distribution.set_default_validate_args(False)` at module level (EX720).
-    distribution_validation_off: bool = False
-    # Module-level names bound to a TorchScript module: name -> "script" / "trace" (tensors.jit_module_kind).
-    jit_modules: dict[str, str] = field(default_factory=dict)
-
-    @classmethod
-    def from_module(cls, module: cst.Module, aliases: dict[str, str]) -> "ModuleFacts":
-        facts = cls()
-        facts._scan(module.body, aliases, None)
-        return facts
-
-    def _scan(self, body, aliases: dict[str, str], class_name: str | None) -> None:  # noqa: ANN001
-        for stmt in body:
-            if type(stmt) is cst.SimpleStatementLine and class_name is None:
-                for small in stmt.body:
-                    self._small(small, aliases)
-            elif type(stmt) is cst.FunctionDef:
-                decorators = {qualify(d.decorator.func if type(d.decorator) is cst.Call else d.decorator,
-                                      aliases) for d in stmt.decorators}
-                if decorators & _DISABLE:
-                    self.disabled.add(f"{class_name}.{stmt.name.value}" if class_name else stmt.name.value)
-            elif type(stmt) is cst.ClassDef and class_name is None:
-                decorators = {qualify(d.decorator.func if type(d.decorator) is cst.Call else d.decorator, aliases)
-                              for d in stmt.decorators}
-                # A base class may register its subclasses with pytree itself (in `__init_subclass__`, as
-                # diffusers' BaseOutput does): only a dataclass with no base is known to be unregistered.
-                if decorators & _DATACLASS and not stmt.bases:
-                    self.dataclasses.add(stmt.name.value)
-                if decorators & _PYTREE_REGISTER:
-                    self.pytree_registered.add(stmt.name.value)
-                self._scan(stmt.body.body, aliases, stmt.name.value)
-            elif type(stmt) in (cst.If, cst.Try) and class_name is None:
-                self._scan(stmt.body.body, aliases, None)
-                orelse = getattr(stmt, "orelse", None)
-                if type(orelse) is cst.Else:
-                    self._scan(orelse.body.body, aliases, None)
-
-    def _small(self, small: cst.BaseSmallStatement, aliases: dict[str, str]) -> None:
-        if type(small) is cst.Assign:
-            for target in small.targets:
-                name = qualify(target.target, aliases) or ""
-                truthy = _truthy(small.value)
-                if name == _CONFIG + "capture_scalar_outputs" and truthy is not None:
-                    self.capture_scalar_outputs = truthy
-                elif name == _CONFIG + "capture_dynamic_output_shape_ops" and truthy is not None:
-                    self.capture_dynamic_output_shape_ops = truthy
-                elif name == _CONFIG + "reorderable_logging_functions":
-                    self.reorderable |= _names_in(small.value, aliases)
-                elif type(target.target) is cst.Name and type(small.value) is cst.Call:
-                    built = qualify(small.value.func, aliases)
-                    jit = jit_module_kind(small.value, aliases)
-                    if jit:
-                        self.jit_modules[target.target.value] = jit
-                    if built == "logging.getLogger":
-                        self.loggers.add(target.target.value)
-                    elif built in THREAD_LOCKS:
-                        self.locks.add(target.target.value)
-        elif type(small) is cst.AugAssign:
-            if qualify(small.target, aliases) == _CONFIG + "reorderable_logging_functions":
-                self.reorderable |= _names_in(small.value, aliases)
-        elif type(small) is cst.Expr and type(small.value) is cst.Call:
-            func = small.value.func
-            args = small.value.args
-            if (qualify(func, aliases) or "").endswith("Distribution.set_default_validate_args") and args \
-                    and _truthy(args[0].value) is False:
-                self.distribution_validation_off = True
-            if args and type(args[0].value) is cst.Name and qualify(func, aliases) in _PYTREE_REGISTER:
-                self.pytree_registered.add(args[0].value.value)
-            if type(func) is cst.Attribute and func.attr.value in ("add", "update"):
-                if qualify(func.value, aliases) == _CONFIG + "reorderable_logging_functions":
-                    for arg in small.value.args:
-                        self.reorderable |= _names_in(arg.value, aliases)
-
-    def reorderable_call(self, qualified: str | None) -> bool:
-        return qualified is not None and qualified in self.reorderable
 
 
-def _truthy(value: cst.BaseExpression) -> bool | None:
-    if type(value) is cst.Name and value.value in ("True", "False"):
-        return value.value == "True"
-    return None
 
 
-def _names_in(value: cst.BaseExpression, aliases: dict[str, str]) -> set[str]:
-    if type(value) in (cst.Set, cst.List, cst.Tuple):
-        return {q for q in (qualify(e.value, aliases) for e in value.elements) if q}
-    q = qualify(value, aliases)
-    return {q} if q else set()
 
 
 # -- helpers on calls ---------------------------------------------------------------------------------
 
-def call_name(call: cst.Call, ctx: "RuleContext") -> str:
-    """The qualified name of a call's callee, computed once per call node (every GB detector asks)."""
-    cache = ctx.__dict__.get("_gb_call_names")
-    if cache is None or cache[0] is not ctx.facts:
-        cache = ctx.__dict__["_gb_call_names"] = (ctx.facts, {})
-    names = cache[1]
-    key = id(call)
-    name = names.get(key)
-    if name is None:
-        name = names[key] = ctx.qualify(call.func) or ""
-    return name
 
 
 def _method(call: cst.Call) -> str | None:
     return call.func.attr.value if type(call.func) is cst.Attribute else None
 
 
-def _tensor_method(call: cst.Call, ctx: "RuleContext", names: set[str] | tuple[str, ...]) -> bool:
-    return (type(call.func) is cst.Attribute and call.func.attr.value in names
-            and ctx.facts.is_tensor(call.func.value))
 
 
-def _arg(call: cst.Call, index: int, keyword: str | None = None) -> cst.BaseExpression | None:
-    positional = [a for a in call.args if a.keyword is None and not a.star]
-    if keyword is not None:
-        for a in call.args:
-            if a.keyword is not None and a.keyword.value == keyword:
-                return a.value
-    return positional[index].value if index < len(positional) else None
 
 
 def _tensorish(expr: cst.BaseExpression | None, ctx: "RuleContext") -> bool:
@@ -202,12 +87,6 @@ def _is_store(node: cst.CSTNode, ctx: "RuleContext") -> bool:
     return False
 
 
-def _is_param(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
-    fn = ctx.function
-    if fn is None or type(expr) is not cst.Name:
-        return False
-    params = fn.params
-    return any(p.name.value == expr.value for p in [*params.posonly_params, *params.params, *params.kwonly_params])
 
 
 def _in_forward(ctx: "RuleContext") -> bool:
@@ -218,20 +97,6 @@ def _in_forward(ctx: "RuleContext") -> bool:
 
 
 
-def is_frame_entry(ctx: "RuleContext") -> bool:
-    """Whether the function being walked is where callers hand arguments to a compiled frame.
-
-    Dynamo guards on the arguments of the frame it compiles: a module's `forward` or a `@torch.compile`
-    function. A helper that forward calls is inlined and gets its arguments from that call site: constants
-    there stay constants (`F.interpolate(x, mode="bilinear")`), and what the entry passes on of its own
-    arguments stays as dynamic as at the entry (carried_values follows those).
-    """
-    fn = ctx.function
-    if fn is None:
-        return False
-    if ctx.class_node is not None and fn.name.value == "forward":
-        return True
-    return any(d in ENTRY_DECORATORS for d in ctx.decorators)
 
 
 # -- what a compiled entry hands its helpers ------------------------------------------------------------------
@@ -240,209 +105,32 @@ def is_frame_entry(ctx: "RuleContext") -> bool:
 # GB0021, steps of linspace there, sizes in its f-string, NumPy on them, torch.as_tensor of them: each
 # recompiled per value as at the entry). Worked out once per class, syntactically, from the entries outward.
 
-_TENSOR_ANNOTATIONS = {"Tensor", "torch.Tensor"}
 
 
-def _positional_params(fn: cst.FunctionDef) -> list[str]:
-    return [p.name.value for p in (*fn.params.posonly_params, *fn.params.params)]
 
 
-def _is_size_of(expr: cst.BaseExpression, seeds: dict[str, str]) -> bool:
-    """`t.shape`, `t.shape[...]`, `t.size(...)`, `t.numel()` of a tensor in `seeds`."""
-    if type(expr) is cst.Subscript:
-        expr = expr.value
-    if type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in ("size", "numel"):
-        expr = expr.func
-    elif type(expr) is cst.Attribute and expr.attr.value != "shape":
-        return False
-    return (type(expr) is cst.Attribute and type(expr.value) is cst.Name and seeds.get(expr.value.value) == "tensor"
-            and (expr.attr.value in ("shape", "size", "numel")))
 
 
-def _whole_shape(expr: cst.BaseExpression) -> bool:
-    """`t.shape`, `t.size()`, `t.shape[a:b]`: a torch.Size, not one size."""
-    if type(expr) is cst.Subscript:
-        return any(type(e.slice) is cst.Slice for e in expr.slice)
-    if type(expr) is cst.Call:
-        return not expr.args and type(expr.func) is cst.Attribute and expr.func.attr.value == "size"
-    return type(expr) is cst.Attribute and expr.attr.value == "shape"
 
 
-def _value_kind(expr: cst.BaseExpression, seeds: dict[str, str]) -> str | None:
-    if type(expr) is cst.Name:
-        return seeds.get(expr.value)
-    if not _is_size_of(expr, seeds):
-        return None
-    return "shape" if _whole_shape(expr) else "size"
 
 
-def _entry_seeds(fn: cst.FunctionDef) -> dict[str, str]:
-    """An entry's parameters: int/float ones "number", unannotated (or Tensor-annotated) ones without a
-    default "tensor" (forward's inputs)."""
-    seeds: dict[str, str] = {}
-    for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params):
-        name = p.name.value
-        if name in ("self", "cls"):
-            continue
-        ann = p.annotation.annotation if p.annotation is not None else None
-        ann_text = cst.Module([]).code_for_node(ann) if ann is not None else ""
-        if ann_text in ("int", "float") or (ann is None and type(p.default) in (cst.Integer, cst.Float)):
-            seeds[name] = "number"
-        elif (ann is None and p.default is None) or ann_text in _TENSOR_ANNOTATIONS:
-            seeds[name] = "tensor"
-    return seeds
 
 
-class _Flow(cst.CSTVisitor):
-    """Within one method: names bound to sizes of its tensors, and what each `self.<method>(...)` call passes."""
-
-    def __init__(self, seeds: dict[str, str], methods: dict[str, cst.FunctionDef]) -> None:
-        self.seeds = dict(seeds)
-        self.methods = methods
-        self.passed: list[tuple[str, str, str]] = []  # (method, its parameter, kind)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False  # a nested function is its own frame
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        if len(node.targets) != 1 or not _is_size_of(node.value, self.seeds):
-            return
-        target = node.targets[0].target
-        if type(target) is cst.Name:  # `s = x.shape` holds a whole shape, `n = x.shape[0]` one size
-            self.seeds[target.value] = "shape" if _whole_shape(node.value) else "size"
-            return
-        for e in getattr(target, "elements", ()):  # `h, w = x.shape[-2:]`: one size each
-            if type(e.value) is cst.Name:
-                self.seeds[e.value.value] = "size"
-
-    def visit_Call(self, node: cst.Call) -> None:
-        func = node.func
-        if not (type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"):
-            return
-        callee = self.methods.get(func.attr.value)
-        if callee is None:
-            return
-        params = [n for n in _positional_params(callee) if n != "self"]
-        positional = [a for a in node.args if a.keyword is None and not a.star]
-        for i, a in enumerate(positional[:len(params)]):
-            kind = _value_kind(a.value, self.seeds)
-            if kind:
-                self.passed.append((callee.name.value, params[i], kind))
-        for a in node.args:
-            if a.keyword is not None:
-                kind = _value_kind(a.value, self.seeds)
-                if kind:
-                    self.passed.append((callee.name.value, a.keyword.value, kind))
 
 
-def _class_flow(cls: cst.ClassDef, aliases: dict[str, str]) -> dict[str, dict[str, str]]:
-    """method name -> {name: "number" | "size" | "shape" | "tensor"} for the methods (not entries) that a compiled
-    entry of the class calls, directly or through other such methods, with its number arguments, input sizes or
-    shapes, or input tensors; names bound in them to sizes or shapes of those tensors are included."""
-    methods = {s.name.value: s for s in cls.body.body if type(s) is cst.FunctionDef}
-    entries = {n for n, fn in methods.items() if n == "forward" or any(
-        qualify(d.decorator.func if type(d.decorator) is cst.Call else d.decorator, aliases) in ENTRY_DECORATORS
-        for d in fn.decorators)}
-    carried: dict[str, dict[str, str]] = {}
-    work = [(n, _entry_seeds(methods[n])) for n in entries]
-    seen_rounds = 0
-    while work and seen_rounds < 8:  # a chain of helpers is short; recursion stops here
-        seen_rounds += 1
-        nxt: list[tuple[str, dict[str, str]]] = []
-        for name, seeds in work:
-            flow = _Flow(seeds, methods)
-            methods[name].body.visit(flow)
-            if name not in entries:
-                carried.setdefault(name, {}).update({k: v for k, v in flow.seeds.items() if v in ("size", "shape")})
-            for callee, param, kind in flow.passed:
-                if callee in entries or carried.setdefault(callee, {}).get(param) == kind:
-                    continue
-                carried[callee][param] = kind
-                nxt.append((callee, dict(carried[callee])))
-        work = nxt
-    return {n: c for n, c in carried.items() if c}
 
 
-def carried_values(ctx: "RuleContext") -> dict[str, str]:
-    """For a method (not an entry) of a module class: its parameters and locals that hold what a compiled entry
-    passed it, {name: "number" | "size" | "shape" | "tensor"} (see _class_flow); {} elsewhere."""
-    if ctx.class_node is None or ctx.function is None or is_frame_entry(ctx):
-        return {}
-    cache = ctx.__dict__.setdefault("_class_flows", {})
-    key = id(ctx.class_node)
-    if key not in cache:
-        cache[key] = (ctx.class_node, _class_flow(ctx.class_node, ctx.facts.aliases))
-    return cache[key][1].get(ctx.function.name.value, {})
 
 
-def runtime_kind(expr: cst.BaseExpression, ctx: "RuleContext") -> Kind:
-    """`expr`'s kind as export, trace and Dynamo see it at run time. It differs from `ctx.facts.kind` in one case: in
-    a helper, an unannotated parameter is assumed a tensor (what TorchScript types it), but where the compiled
-    entry hands it a number argument or an input size (carried_values), it holds that Python number; arithmetic
-    of such names and literals is a size too (`np.ceil(h / 16)` in a helper is NumPy on an int, not on a tensor)."""
-    carried = carried_values(ctx)
-    if carried and _only_carried_numbers(expr, carried):
-        return Kind.SIZE
-    return ctx.facts.kind(expr)
 
 
-def _only_carried_numbers(expr: cst.BaseExpression, carried: dict[str, str]) -> bool:
-    """Arithmetic whose leaves are literals and carried numbers or sizes, at least one of them."""
-    leaves: list[cst.BaseExpression] = []
-    todo = [expr]
-    while todo:
-        e = todo.pop()
-        if type(e) is cst.BinaryOperation:
-            todo += [e.left, e.right]
-        elif type(e) is cst.UnaryOperation:
-            todo.append(e.expression)
-        else:
-            leaves.append(e)
-    names = [e for e in leaves if type(e) is cst.Name]
-    return bool(names) and all(carried.get(n.value) in ("number", "size") for n in names) and all(
-        type(e) in (cst.Name, cst.Integer, cst.Float) for e in leaves)
 
 
-def reaches_entry_values(ctx: "RuleContext") -> bool:
-    """A compiled entry, or a method it hands numbers, sizes or input tensors to."""
-    return is_frame_entry(ctx) or bool(carried_values(ctx))
 
 
-def number_argument(expr: cst.BaseExpression, ctx: "RuleContext") -> str | None:
-    """The name, when `expr` is an int or float parameter (annotated so, or defaulting to such a literal; not
-    a bool) of a compiled frame's entry that still holds the caller's number. From its second distinct value
-    Dynamo makes such an argument dynamic (automatic dynamic: a SymInt / SymFloat, verified on 2.13)."""
-    if type(expr) is not cst.Name or not _is_param(expr, ctx):
-        return None
-    name = expr.value
-    if not is_frame_entry(ctx):  # a helper's parameter that an entry's number argument was passed to, unchanged
-        return name if carried_values(ctx).get(name) == "number" and name not in ctx.facts.values else None
-    if ctx.facts.param_types.get(name) not in ("int", "float") or ctx.facts.env.get(name) is not Kind.PY:
-        return None
-    return name
 
 
-def _loop_count_before(name: str, node: cst.CSTNode, ctx: "RuleContext") -> bool:
-    """Whether `range(name)` comes before `node` in the function (source order): Dynamo specialises a loop
-    count (RC505), and a formatted specialised int breaks the graph without skipping the frame (verified
-    on 2.13)."""
-
-    class _Before(cst.CSTVisitor):
-        seen = False
-        done = False
-
-        def on_visit(self, n: cst.CSTNode) -> bool:
-            if self.done or n is node:
-                self.done = True
-                return False
-            if (type(n) is cst.Call and type(n.func) is cst.Name and n.func.value == "range"
-                    and any(type(a.value) is cst.Name and a.value.value == name for a in n.args)):
-                self.seen = True
-            return True
-
-    v = _Before()
-    ctx.function.body.visit(v)
-    return v.seen
 
 
 def formatted_number(node: cst.CSTNode, ctx: "RuleContext") -> tuple[str, str] | None:
@@ -484,10 +172,6 @@ def formatted_number(node: cst.CSTNode, ctx: "RuleContext") -> tuple[str, str] |
     return None
 
 
-def _rooted_at_self(expr: cst.BaseExpression) -> bool:
-    while type(expr) in (cst.Attribute, cst.Subscript, cst.Call):
-        expr = expr.func if type(expr) is cst.Call else expr.value
-    return type(expr) is cst.Name and expr.value == "self"
 
 
 def formatted_size(node: cst.FormattedString, ctx: "RuleContext") -> cst.BaseExpression | None:
@@ -505,54 +189,12 @@ def formatted_size(node: cst.FormattedString, ctx: "RuleContext") -> cst.BaseExp
     return None
 
 
-def _message_of_equality_assert(node: cst.CSTNode, ctx: "RuleContext") -> bool:
-    """The message of `torch._assert(a == b, msg)` (timm's `_assert` too) with `a` and `b` plain terms: the size it
-    pins cannot change without failing the check, so no second size reaches the f-string (verified on 2.13: the
-    second size raised the AssertionError). `H % p == 0` pins nothing and is not excluded."""
-    call = ctx.parent
-    if type(call) is cst.Arg:
-        call = next((a for a in reversed(ctx.ancestors) if type(a) is cst.Call), None)  # the innermost
-    if type(call) is not cst.Call or len(call.args) < 2 or not any(a.value is node for a in call.args[1:]):
-        return False
-    name = call.func.attr.value if type(call.func) is cst.Attribute else getattr(call.func, "value", "")
-    test = call.args[0].value
-    plain = (cst.Name, cst.Attribute, cst.Subscript, cst.Integer)  # `H == H_`, not `H % p == 0`
-    return name == "_assert" and type(test) is cst.Comparison and type(test.left) in plain and any(
-        type(c.operator) is cst.Equal and type(c.comparator) in plain for c in test.comparisons)
 
 
-def _is_rank(expr: cst.BaseExpression) -> bool:
-    """`x.ndim` / `x.dim()`: the number of dimensions, which Dynamo never makes dynamic."""
-    if type(expr) is cst.Attribute:
-        return expr.attr.value == "ndim"
-    return type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value == "dim"
 
 
-def _only_on_failure(node: cst.CSTNode, ctx: "RuleContext") -> bool:
-    """Inside a `raise` or a lambda, or the message of an `assert` statement: Python builds it only when the check fails
-    (verified on 2.13: no recompile from either). A message passed to `torch._assert(cond, f"...")` is built on
-    every call, like any argument (four recompiles over five sizes)."""
-    ancestors = list(ctx.ancestors)
-    for a in ancestors:
-        if type(a) in (cst.Raise, cst.Lambda):  # a lambda's body (torch._check's message) runs later, if ever
-            return True
-        if type(a) is cst.Assert and a.msg is not None and (a.msg is node or any(x is a.msg for x in ancestors)):
-            return True
-    return False
 
 
-def _dynamic_size(expr: cst.BaseExpression, ctx: "RuleContext", shapes: bool) -> bool:
-    """A tensor size (or, with `shapes`, a whole shape) of a compiled frame's entry, not a module attribute's
-    and not a rank: what automatic dynamic turns symbolic once the input's size changes."""
-    kinds = (Kind.SIZE, Kind.SHAPE) if shapes else (Kind.SIZE,)
-    if not is_frame_entry(ctx):  # in a helper: only what the entry passed (a size, or a size of an input tensor)
-        carried = carried_values(ctx)
-        if type(expr) is cst.Name:
-            return carried.get(expr.value) == "size" or (shapes and carried.get(expr.value) == "shape")
-        if not _is_size_of(expr, carried) or _is_rank(expr):
-            return False
-        return shapes or not _whole_shape(expr)
-    return ctx.facts.kind(expr) in kinds and not _rooted_at_self(expr) and not _is_rank(expr)
 
 
 def size_text(node: cst.CSTNode, ctx: "RuleContext") -> tuple[cst.BaseExpression, str] | None:
@@ -600,17 +242,6 @@ def numpy_size_argument(call: cst.Call, ctx: "RuleContext") -> cst.BaseExpressio
     return None
 
 
-def _mentions_size(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
-    t = type(expr)
-    if t in (cst.Name, cst.Attribute, cst.Subscript, cst.Call) and _dynamic_size(expr, ctx, True):
-        return True
-    if t is cst.BinaryOperation:
-        return _mentions_size(expr.left, ctx) or _mentions_size(expr.right, ctx)
-    if t is cst.UnaryOperation:
-        return _mentions_size(expr.expression, ctx)
-    if t in (cst.Tuple, cst.List):
-        return any(_mentions_size(e.value, ctx) for e in expr.elements)
-    return False
 
 
 def constant_size_argument(call: cst.Call, ctx: "RuleContext") -> cst.BaseExpression | None:
@@ -662,20 +293,8 @@ def format_crash(node: cst.CSTNode, ctx: "RuleContext") -> cst.BaseExpression | 
     return None
 
 
-_DICT_CALLS = {"dict", "collections.OrderedDict", "collections.defaultdict", "OrderedDict", "defaultdict"}
 
 
-def _self_dict(expr: cst.BaseExpression, ctx: "RuleContext") -> str | None:
-    """The attribute name when `expr` is `self.<attr>` and `__init__` sets that attribute to a dict."""
-    if not (type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self"):
-        return None
-    facts = ctx.class_facts
-    attr = expr.attr.value
-    if facts is None:
-        return None
-    if facts.literal_types.get(attr) == "dict" or facts.attr_calls.get(attr) in _DICT_CALLS:
-        return attr
-    return None
 
 
 def _size_key(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
@@ -755,33 +374,8 @@ def storage_query(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 
 
 # torch._check* functions and the position of their message argument (also `message=`).
-_CONSTANT_VALUES = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)
 
 
-def _closure_names(fn: cst.Lambda, ctx: "RuleContext") -> list[str]:
-    """Names a lambda's body reads from the enclosing function (its parameters, `self` included, and locals),
-    leaving out locals last bound to a literal: the closure variables Dynamo cannot take as constants."""
-    own = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)}
-
-    class _Reads(cst.CSTVisitor):
-        def __init__(self) -> None:
-            self.names: list[str] = []
-
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)  # `x.shape`: x is read, `shape` is not a name
-            return False
-
-        def visit_Name(self, node: cst.Name) -> None:
-            if node.value not in own and node.value not in self.names:
-                self.names.append(node.value)
-
-    reads = _Reads()
-    fn.body.visit(reads)
-    facts = ctx.facts
-    params = ctx.function.params if ctx.function is not None else None
-    own_params = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} if params else set()
-    return [n for n in reads.names if (n in own_params or n in facts.env)
-            and not isinstance(facts.values.get(n), _CONSTANT_VALUES)]
 
 
 def check_message(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -856,28 +450,8 @@ def scalar_conversion(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
-def _condition_breaks(test: cst.BaseExpression, ctx: "RuleContext") -> bool:
-    if type(test) is cst.BooleanOperation:
-        return _condition_breaks(test.left, ctx) or _condition_breaks(test.right, ctx)
-    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
-        return _condition_breaks(test.expression, ctx)
-    if _is_param(test, ctx):
-        return False  # `if flag:` on an unannotated parameter: almost always a Python flag
-    if type(test) is cst.Call and type(test.func) is cst.Name and test.func.value in ("any", "all") \
-            and len(test.args) == 1:
-        arg = test.args[0].value
-        if ctx.facts.is_tensor(arg):
-            return True
-        if type(arg) in (cst.GeneratorExp, cst.ListComp) and type(arg.elt) is cst.Comparison \
-                and ctx.facts.kind(arg.elt) is Kind.TENSOR:
-            return True  # all(iou(a, b) < t for b in kept): each element is bool(tensor)
-    return ctx.facts.kind(test) is Kind.TENSOR
 
 
-def condition_reads_tensor(test: cst.BaseExpression, ctx: "RuleContext") -> bool:
-    """A condition that needs a tensor's data as a Python bool (`if t`, `if any(t)`,
-    `if all(iou(a, b) < t for b in kept)`); shared with the export rules."""
-    return _condition_breaks(test, ctx)
 
 
 def branch(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -985,24 +559,6 @@ def _is_generator(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
     return expr.attr.value in _seeded_generator_attrs(ctx)
 
 
-def _seeded_generator_attrs(ctx: "RuleContext") -> set[str]:
-    """Attributes `__init__` sets to `torch.Generator(...).manual_seed(...)` (once per class)."""
-    cache = ctx.__dict__.setdefault("_generator_attrs", {})
-    key = id(ctx.class_node)
-    if key not in cache:
-        found = set()
-        init = next((s for s in ctx.class_node.body.body if type(s) is cst.FunctionDef and s.name.value == "__init__"),
-                    None)
-        lines = [s for s in init.body.body if type(s) is cst.SimpleStatementLine] if init is not None else []
-        for node in (small for line in lines for small in line.body):
-            if type(node) is cst.Assign and type(node.value) is cst.Call:
-                func = node.value.func
-                if (type(func) is cst.Attribute and func.attr.value == "manual_seed" and type(func.value) is cst.Call
-                        and ctx.qualify(func.value.func) == "torch.Generator"):
-                    found |= {t.target.attr.value for t in node.targets if type(t.target) is cst.Attribute
-                              and type(t.target.value) is cst.Name and t.target.value.value == "self"}
-        cache[key] = found
-    return cache[key]
 
 
 def torch_generator(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1058,45 +614,10 @@ def traced_array_read(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
     return None
 
 
-_SHRINKING = {"pop", "popleft", "clear", "remove"}
 
 
-def self_attrs_kept_bounded(ctx: "RuleContext") -> set[str]:
-    """`self.<attr>`s the current function shrinks or replaces (`.pop()`, `.popleft()`, `.clear()`, `.remove()`,
-    `del self.<attr>[...]`, `self.<attr> = ...`): a list it also appends to stops growing (RC511). Once per
-    function."""
-    cache = ctx.__dict__.setdefault("_bounded_attrs", {})
-    fn = ctx.function
-    if fn is None:
-        return set()
-    key = id(fn)
-    if key not in cache:
-        found: set[str] = set()
-
-        class _Scan(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                func = node.func
-                if type(func) is cst.Attribute and func.attr.value in _SHRINKING and _self_attr_name(func.value):
-                    found.add(_self_attr_name(func.value))
-
-            def visit_Del(self, node: cst.Del) -> None:
-                target = node.target.value if type(node.target) is cst.Subscript else node.target
-                if _self_attr_name(target):
-                    found.add(_self_attr_name(target))
-
-            def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-                if _self_attr_name(node.target):
-                    found.add(_self_attr_name(node.target))
-
-        fn.body.visit(_Scan())
-        cache[key] = found
-    return cache[key]
 
 
-def _self_attr_name(expr: cst.BaseExpression) -> str:
-    if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
-        return expr.attr.value
-    return ""
 
 
 # Verified on 2.13: calling a TorchScript module (torch.jit.script of a module, torch.jit.load, torch.jit.freeze)
@@ -1170,16 +691,6 @@ def packed_sequence(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
 # GuardOnDataDependentSymNode (EX715).
 
 
-def one_hot_without_num_classes(call: cst.Call, ctx: "RuleContext") -> bool:
-    if not call.args or call_name(call, ctx) != ONE_HOT or any(a.star for a in call.args):
-        return False
-    num_classes = _arg(call, 1, "num_classes")
-    if num_classes is None:
-        return True
-    value = num_classes
-    negative = type(value) is cst.UnaryOperation and type(value.operator) is cst.Minus
-    inner = value.expression if negative else value
-    return negative and type(inner) is cst.Integer and inner.value == "1"  # num_classes=-1, the default
 
 
 def one_hot(node: cst.CSTNode, ctx: "RuleContext") -> str | None:
@@ -1630,100 +1141,20 @@ def break_severity(ctx: "RuleContext", node: cst.CSTNode, default: str = "warnin
 # True while torch.export.export(strict=False) traces (verified on 2.13; is_dynamo_compiling() is False there).
 
 
-def _is_compiling_test(test: cst.BaseExpression, ctx: "RuleContext", names: set[str] = _IS_COMPILING) -> bool | None:
-    """The test's value while the compiler traces, where it is fixed: True for `is_compiling()` (a function of
-    `names`), False for a switched-off flag (`self.debug`, ClassFacts.off_flags), negated under `not`; None
-    for anything else."""
-    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
-        inner = _is_compiling_test(test.expression, ctx, names)
-        return None if inner is None else not inner
-    if type(test) is cst.Call and not test.args:
-        called = ctx.qualify(test.func) or ""
-        # torch's own check, or a library's wrapper of it named the same (`kornia.core.utils.is_compiling`,
-        # `torchvision._is_tracing`): the compiler inlines the wrapper and folds it to the same constant
-        if called in names or (called.rsplit(".", 1)[-1].lstrip("_") in _wrapper_names(names)
-                               and not called.startswith("torch.")):
-            return True
-    if (names is _IS_TRACING and type(test) is cst.Call and type(test.func) is cst.Name
-            and test.func.value == "isinstance" and len(test.args) == 2
-            and (ctx.qualify(test.args[1].value) or "") == "torch.Tensor"
-            and ctx.facts.is_shape_dependent(test.args[0].value)):
-        return True  # the tracer hands out sizes as 0-d tensors: `isinstance(h, torch.Tensor)` on a size
-    if type(test) is cst.BooleanOperation:
-        left, right = _is_compiling_test(test.left, ctx, names), _is_compiling_test(test.right, ctx, names)
-        if type(test.operator) is cst.And:
-            return False if False in (left, right) else True if left is True and right is True else None
-        return True if True in (left, right) else False if left is False and right is False else None
-    if (type(test) is cst.Attribute and type(test.value) is cst.Name and test.value.value == "self"
-            and ctx.class_facts is not None and test.attr.value in ctx.class_facts.off_flags):
-        return False
-    return None
 
 
-def _wrapper_names(names: set[str] | frozenset[str]) -> frozenset[str]:
-    cached = _WRAPPERS.get(id(names))
-    if cached is None:
-        cached = _WRAPPERS[id(names)] = frozenset(n.rsplit(".", 1)[-1].lstrip("_") for n in names)
-    return cached
 
 
-_WRAPPERS: dict[int, frozenset[str]] = {}
 
 
-def dead_under_trace(ctx: "RuleContext", node: cst.CSTNode) -> bool:
-    """In a branch torch.jit.trace never records: `if not torch.jit.is_tracing(): ...`, the else of the
-    positive test, or under a switched-off flag (the tracer runs the Python code with the flag's value)."""
-    return dead_under_dynamo(ctx, node, _IS_TRACING)
 
 
-def off_flag_branch(ctx: "RuleContext", node: cst.CSTNode) -> bool:
-    """In a branch that a switched-off flag keeps torch.compile, jit.trace and export out of (`if self.debug:`
-    with `self.debug = False` in `__init__` and nothing else setting it)."""
-    return dead_under_dynamo(ctx, node, frozenset())
 
 
-def dead_under_export(ctx: "RuleContext", node: cst.CSTNode) -> bool:
-    """In a branch torch.export (non-strict) never runs: `if not torch.compiler.is_exporting(): ...`,
-    `if not torch.compiler.is_compiling(): ...`, the else of the positive test, or under a switched-off flag."""
-    return dead_under_dynamo(ctx, node, _IS_EXPORTING)
 
 
-def dead_under_dynamo(ctx: "RuleContext", node: cst.CSTNode, names: set[str] = _IS_COMPILING) -> bool:
-    """In a branch Dynamo never traces: `if not torch.compiler.is_compiling(): ...` (or the else of
-    `if torch.compiler.is_compiling():`): is_compiling() is a constant True while Dynamo traces; or under a
-    switched-off flag (`if self.debug:`), whose value Dynamo specializes on."""
-    ancestors = ctx.ancestors
-    for i, anc in enumerate(ancestors):
-        if type(anc) is cst.BooleanOperation:
-            # `not is_compiling() and t.is_pinned()`: the right side never runs where the left decides
-            nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
-            if nxt is anc.right:
-                left = _is_compiling_test(anc.left, ctx, names)
-                if left is (type(anc.operator) is cst.Or):
-                    return True
-            continue
-        if type(anc) not in (cst.If, cst.IfExp):
-            continue
-        nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
-        if nxt is anc.test:
-            continue
-        compiling = _is_compiling_test(anc.test, ctx, names)
-        if compiling is None:
-            continue
-        body = anc.body.body if type(anc.body) is cst.IndentedBlock else ()
-        # A statement is dispatched before it is pushed on the ancestors: a rule's visit_If/visit_For reporting
-        # at its own test or iterable names a node one level below the statement in this branch.
-        in_body = nxt is anc.body or any(nxt is s or (nxt is node and _is_part_of(node, s)) for s in body)
-        if compiling is False and in_body:
-            return True
-        if compiling is True and not in_body:
-            return True
-    return False
 
 
-def _is_part_of(node: cst.CSTNode, stmt: cst.CSTNode) -> bool:
-    """`node` is a compound statement's own header part (its test, iterable, target or items)."""
-    return any(getattr(stmt, part, None) is node for part in ("test", "iter", "target", "items"))
 
 
 def _in_rare_branch(ctx: "RuleContext", node: cst.CSTNode) -> bool:

@@ -3,14 +3,25 @@
 TorchScript compiles `if self.flag:` on a `torch.jit.Final` attribute (or one listed in `__constants__`) as a
 constant: each module instance keeps one side only. Two statements on different sides of such a branch never
 meet in one compiled function (their return types need not agree, for instance).
+
+Dynamo, torch.export and torch.jit.trace run the Python code, and fold what they hold constant while they do:
+`torch.compiler.is_compiling()`, `torch.compiler.is_exporting()`, `torch.jit.is_tracing()` (torchapi.modes, and a
+library's wrapper named the same), short-circuit `and`/`or` on them, and flags `__init__` switches off for good.
+`dead_under_dynamo`, `dead_under_export`, `dead_under_trace` and `off_flag_branch` say a node sits where that
+compiler never goes.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import libcst as cst
 
-from compilelint.analysis.dynamo import _IS_TRACING as IS_TRACING
 from compilelint.analysis.names import qualify
+from compilelint.torchapi.modes import IS_COMPILING, IS_EXPORTING, IS_TRACING
+
+if TYPE_CHECKING:
+    from compilelint.analyzer import RuleContext
 
 _FINAL = {"torch.jit.Final", "typing.Final", "Final", "typing_extensions.Final", "torch.jit.annotations.Final"}
 
@@ -81,6 +92,117 @@ def arms_meet(a: tuple[tuple[int, bool], ...], b: tuple[tuple[int, bool], ...]) 
     different sides."""
     sides = dict(a)
     return all(sides.get(key, side) == side for key, side in b)
+
+
+# -- code a compile mode never runs: `if not torch.compiler.is_compiling():` and switched-off flags ---------------
+
+def _is_compiling_test(test: cst.BaseExpression, ctx: "RuleContext", names: set[str] = IS_COMPILING) -> bool | None:
+    """The test's value while the compiler traces, where it is fixed: True for `is_compiling()` (a function of
+    `names`), False for a switched-off flag (`self.debug`, ClassFacts.off_flags), negated under `not`; None
+    for anything else."""
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        inner = _is_compiling_test(test.expression, ctx, names)
+        return None if inner is None else not inner
+    if type(test) is cst.Call and not test.args:
+        called = ctx.qualify(test.func) or ""
+        # torch's own check, or a library's wrapper of it named the same (`kornia.core.utils.is_compiling`,
+        # `torchvision._is_tracing`): the compiler inlines the wrapper and folds it to the same constant
+        if called in names or (called.rsplit(".", 1)[-1].lstrip("_") in _wrapper_names(names)
+                               and not called.startswith("torch.")):
+            return True
+    if (names is IS_TRACING and type(test) is cst.Call and type(test.func) is cst.Name
+            and test.func.value == "isinstance" and len(test.args) == 2
+            and (ctx.qualify(test.args[1].value) or "") == "torch.Tensor"
+            and ctx.facts.is_shape_dependent(test.args[0].value)):
+        return True  # the tracer hands out sizes as 0-d tensors: `isinstance(h, torch.Tensor)` on a size
+    if type(test) is cst.BooleanOperation:
+        left, right = _is_compiling_test(test.left, ctx, names), _is_compiling_test(test.right, ctx, names)
+        if type(test.operator) is cst.And:
+            return False if False in (left, right) else True if left is True and right is True else None
+        return True if True in (left, right) else False if left is False and right is False else None
+    if (type(test) is cst.Attribute and type(test.value) is cst.Name and test.value.value == "self"
+            and ctx.class_facts is not None and test.attr.value in ctx.class_facts.off_flags):
+        return False
+    return None
+
+
+def _wrapper_names(names: set[str] | frozenset[str]) -> frozenset[str]:
+    cached = _WRAPPERS.get(id(names))
+    if cached is None:
+        cached = _WRAPPERS[id(names)] = frozenset(n.rsplit(".", 1)[-1].lstrip("_") for n in names)
+    return cached
+
+
+_WRAPPERS: dict[int, frozenset[str]] = {}
+
+
+def dead_under_trace(ctx: "RuleContext", node: cst.CSTNode) -> bool:
+    """In a branch torch.jit.trace never records: `if not torch.jit.is_tracing(): ...`, the else of the
+    positive test, or under a switched-off flag (the tracer runs the Python code with the flag's value)."""
+    return dead_under_dynamo(ctx, node, IS_TRACING)
+
+
+def off_flag_branch(ctx: "RuleContext", node: cst.CSTNode) -> bool:
+    """In a branch that a switched-off flag keeps torch.compile, jit.trace and export out of (`if self.debug:`
+    with `self.debug = False` in `__init__` and nothing else setting it)."""
+    return dead_under_dynamo(ctx, node, frozenset())
+
+
+def dead_under_export(ctx: "RuleContext", node: cst.CSTNode) -> bool:
+    """In a branch torch.export (non-strict) never runs: `if not torch.compiler.is_exporting(): ...`,
+    `if not torch.compiler.is_compiling(): ...`, the else of the positive test, or under a switched-off flag."""
+    return dead_under_dynamo(ctx, node, IS_EXPORTING)
+
+
+def dead_under_dynamo(ctx: "RuleContext", node: cst.CSTNode, names: set[str] = IS_COMPILING) -> bool:
+    """In a branch Dynamo never traces: `if not torch.compiler.is_compiling(): ...` (or the else of
+    `if torch.compiler.is_compiling():`): is_compiling() is a constant True while Dynamo traces; or under a
+    switched-off flag (`if self.debug:`), whose value Dynamo specializes on."""
+    ancestors = ctx.ancestors
+    for i, anc in enumerate(ancestors):
+        if type(anc) is cst.BooleanOperation:
+            # `not is_compiling() and t.is_pinned()`: the right side never runs where the left decides
+            nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
+            if nxt is anc.right:
+                left = _is_compiling_test(anc.left, ctx, names)
+                if left is (type(anc.operator) is cst.Or):
+                    return True
+            continue
+        if type(anc) not in (cst.If, cst.IfExp):
+            continue
+        nxt = ancestors[i + 1] if i + 1 < len(ancestors) else node
+        if nxt is anc.test:
+            continue
+        compiling = _is_compiling_test(anc.test, ctx, names)
+        if compiling is None:
+            continue
+        body = anc.body.body if type(anc.body) is cst.IndentedBlock else ()
+        # A statement is dispatched before it is pushed on the ancestors: a rule's visit_If/visit_For reporting
+        # at its own test or iterable names a node one level below the statement in this branch.
+        in_body = nxt is anc.body or any(nxt is s or (nxt is node and _is_part_of(node, s)) for s in body)
+        if compiling is False and in_body:
+            return True
+        if compiling is True and not in_body:
+            return True
+    return False
+
+
+def _is_part_of(node: cst.CSTNode, stmt: cst.CSTNode) -> bool:
+    """`node` is a compound statement's own header part (its test, iterable, target or items)."""
+    return any(getattr(stmt, part, None) is node for part in ("test", "iter", "target", "items"))
+
+
+def built_only_on_failure(node: cst.CSTNode, ctx: "RuleContext") -> bool:
+    """Inside a `raise` or a lambda, or the message of an `assert` statement: Python builds it only when the check fails
+    (verified on 2.13: no recompile from either). A message passed to `torch._assert(cond, f"...")` is built on
+    every call, like any argument (four recompiles over five sizes)."""
+    ancestors = list(ctx.ancestors)
+    for a in ancestors:
+        if type(a) in (cst.Raise, cst.Lambda):  # a lambda's body (torch._check's message) runs later, if ever
+            return True
+        if type(a) is cst.Assert and a.msg is not None and (a.msg is node or any(x is a.msg for x in ancestors)):
+            return True
+    return False
 
 
 def _default_off(test: cst.BaseExpression, function: cst.FunctionDef | None, default_off: set[str]) -> bool:
