@@ -345,3 +345,28 @@ def test_compiled_extension_modules_of_a_package(tmp_path):
             return torch._C._nn.gelu(boxes[keep]), voxels, wrapped
     '''
     assert _lines(tmp_path, text, "CO804") == [14, 15]
+
+
+def test_call_in_a_helper_of_another_file_keeps_its_message_through_the_second_pass(tmp_path):
+    """The call sits in a helper that only another file's forward reaches: its position is computed in the engine's
+    second pass, and the finding is settled again there, to the same message."""
+    helper = '''
+    from pkg.ops import nms
+
+
+    def postprocess(boxes, scores):
+        return nms(boxes, scores, 0.5)
+    '''
+    model = '''
+    import torch
+    from pkg.helpers import postprocess
+
+
+    class Head(torch.nn.Module):
+        def forward(self, boxes, scores):
+            return boxes[postprocess(boxes, scores)]
+    '''
+    root = _tree(tmp_path, {"pkg/__init__.py": "", "pkg/ops.py": OPS, "pkg/helpers.py": helper, "pkg/model.py": model})
+    found = _findings(root, ["CO801"])
+    assert [(c, p, line) for c, p, line, _ in found] == [("CO801", "pkg/helpers.py", 6)]
+    assert found[0][3].startswith("`nms` calls custom op `det::nms`, which has no fake implementation")
