@@ -54,15 +54,15 @@ class FakeImplWrong(CustomOpRule):
     # a bad example by the error's text
     torch_names_line = False
     version_note = ("Verified on 2.13 (CPU). Reading data in a fake: `int()` of a value computed from tensor data "
-                    "(`int(valid.sum().item())`; of a 0-d input tensor's `.item()` torch.compile was seen to pass and "
-                    "export to fail), `float(...)`, `bool(...)` of tensor data and an `if` on it raise (compile: UserError \"Could not guard on / extract specialized "
-                    "integer from data-dependent expression\"; export: GuardOnDataDependentSymNode), and `.tolist()` "
-                    "raises PendingUnbackedSymbolNotFound (InternalTorchDynamoError under compile), even where the "
-                    "values size the output. A bare `.item()` used as a size, `nonzero()` and `new_dynamic_size()` give "
-                    "an unbacked size and work. A fixed shape (`empty_like(x)`) for an output of data-dependent length "
-                    "raises nothing: the compiled (backend eager, aot_eager) and exported programs use the fake's size "
-                    "wherever the model reads it (`kept.shape[0]`, `torch.zeros(len)`), and return other results than "
-                    "eager.")
+                    "(`int(valid.sum().item())`; of a 0-d input tensor's `.item()` torch.compile was seen to pass and"
+                    " export to fail), `float(...)`, `bool(...)` of tensor data and an `if` on it raise (compile: "
+                    "UserError \"Could not guard on / extract specialized integer from data-dependent expression\"; "
+                    "export: GuardOnDataDependentSymNode), and `.tolist()` raises PendingUnbackedSymbolNotFound "
+                    "(InternalTorchDynamoError under compile), even where the values size the output. A bare "
+                    "`.item()` used as a size, `nonzero()` and `new_dynamic_size()` give an unbacked size and work. A"
+                    " fixed shape (`empty_like(x)`) for an output of data-dependent length raises nothing: the "
+                    "compiled (backend eager, aot_eager) and exported programs use the fake's size wherever the model"
+                    " reads it (`kept.shape[0]`, `torch.zeros(len)`), and return other results than eager.")
     doc = RuleDoc(
         what=("Flags, in a fake implementation (`@op.register_fake`, `torch.library.register_fake`, `impl_abstract`), "
               "reads of tensor data that fake tensors cannot answer (`.tolist()`, `.numpy()`, `int()` / `float()` / "
