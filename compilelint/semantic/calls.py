@@ -1,5 +1,6 @@
-"""What a call calls, and with what: the callee's qualified name (once per call), an argument by position or
-keyword, a method of a tensor, and whether `F.one_hot` is left to size its output by the data."""
+"""What a call calls, and with what: the callee's qualified name (once per call), whether it is one of a set of
+functions, an argument by position or keyword, a method of a tensor, and whether `F.one_hot` is left to size its
+output by the data."""
 
 from __future__ import annotations
 
@@ -24,6 +25,15 @@ def call_name(call: cst.Call, ctx: "RuleContext") -> str:
     if name is None:
         name = names[key] = ctx.qualify(call.func) or ""
     return name
+
+
+def called_function(node: cst.CSTNode, ctx: "RuleContext", names) -> str | None:  # noqa: ANN001 - any container
+    """The qualified name when `node` calls one of `names` (`print`, `time.time`), not a local of the same name."""
+    if type(node) is cst.Call:
+        q = call_name(node, ctx) or None
+        if q in names and not (type(node.func) is cst.Name and node.func.value in ctx.facts.env):
+            return q
+    return None
 
 
 def argument(call: cst.Call, index: int, keyword: str | None = None) -> cst.BaseExpression | None:

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.dynamo import BREAKS
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.custom_ops._common import CustomOpRule
+from compilelint.semantic.breaks import tensor_data_read
 
 FUNCTION_BASES = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
-_CALL_DETECTORS = ("item", "tolist", "scalar_conversion")
 
 
 def _is_autograd_function(cls: cst.ClassDef | None, ctx) -> bool:  # noqa: ANN001
@@ -163,15 +162,13 @@ class M(torch.nn.Module):
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         if not self._in_forward(ctx):
             return
-        for detector in _CALL_DETECTORS:
-            gb_id = BREAKS[detector](node, ctx)
-            if gb_id:
-                ctx.report(node, self._message(ctx, gb_id), gb_id=gb_id)
-                return
+        gb_id = tensor_data_read(node, ctx)  # `.item()`, `.tolist()`, `int(t)`: what the GB rules say breaks there
+        if gb_id:
+            ctx.report(node, self._message(ctx, gb_id), gb_id=gb_id)
 
     def _branch(self, node: cst.CSTNode, ctx) -> None:  # noqa: ANN001
         if self._in_forward(ctx):
-            gb_id = BREAKS["branch"](node, ctx)
+            gb_id = tensor_data_read(node, ctx)  # a branch on tensor data
             if gb_id:
                 ctx.report(node.test, self._message(ctx, gb_id), gb_id=gb_id)
 

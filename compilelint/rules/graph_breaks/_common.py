@@ -1,10 +1,12 @@
-"""What every GB rule shares: the detector lookup, escalation and reporting.
+"""What every GB rule shares: its detector's registration, escalation and reporting.
 
-A GB rule names one detector of compilelint/analysis/dynamo.py (`detector`) and the node types it
-looks at; the detector decides whether the node breaks the graph and with which Dynamo id. The
-severity escalates with the break's position (compilelint.analysis.dynamo.break_severity): inside a
-loop Dynamo skips the whole frame (error), a break just before a plain `return` costs one extra graph
-at most (note). Not a rule itself (no `code`), so the registry skips it.
+A GB rule's detector is its own `detect(node, ctx)` (a staticmethod: Dynamo's gb id when the node breaks the
+graph, else None), with `call_gate` naming the calls it can look at and `loop_fix` saying how to take the
+construct out of a loop. Defining the class registers the detector with the semantic model
+(compilelint.semantic.breaks), which answers what needs every detector (GB410's break inside a loop, a branch
+whose condition breaks). The severity escalates with the break's position (`break_severity`): inside a loop
+Dynamo skips the whole frame (error), a break in a rarely taken branch or just before a plain `return` costs one
+extra graph at most (note). Not a rule itself (no `code`), so the registry skips it.
 """
 
 from __future__ import annotations
@@ -13,24 +15,44 @@ from typing import ClassVar
 
 import libcst as cst
 
-from compilelint.analysis.calls import CallGate
-from compilelint.analysis.dynamo import BREAKS, CALL_GATES, break_severity, dead_under_dynamo
 from compilelint.rules.base import Rule
+from compilelint.semantic.breaks import in_rare_branch, only_plain_returns_follow, register
+from compilelint.semantic.paths import dead_under_dynamo
 
 LOOP_NOTE = (" Inside a for/while loop this makes Dynamo skip the whole function and run it eagerly "
              "(GB7000, see GB410).")
+
+
+def break_severity(ctx, node: cst.CSTNode, default: str = "warning") -> str:  # noqa: ANN001
+    """Escalation: a break inside a loop makes Dynamo skip the whole frame (error); a break in a branch only some
+    inputs take, or in the last statement before a plain `return`, costs one extra graph at most (note);
+    anything else: `default`."""
+    if ctx.loop_depth > 0:
+        return "error"
+    if in_rare_branch(ctx, node) or only_plain_returns_follow(ctx):
+        return "note"
+    return default
 
 
 class BreakRule(Rule):
     family = "graph-break"
     targets = ("dynamo",)
     severity = "warning"
-    detector: ClassVar[str] = ""
-    call_gate: ClassVar[CallGate | None] = None  # the detector's CALL_GATES entry (set per subclass)
+    # How to take the construct out of a loop: the end of GB410's message when one sits inside a loop.
+    loop_fix: ClassVar[str] = "remove the break"
+    # The construct makes Python ask for a tensor's data (`.item()`, `int(t)`, `if t:`): semantic.breaks.
+    # tensor_data_read asks the detectors that say so.
+    reads_tensor_data: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs) -> None:  # noqa: ANN003
         super().__init_subclass__(**kwargs)
-        cls.call_gate = CALL_GATES.get(cls.detector)
+        if cls.code:
+            register(cls, cls.detect, cls.loop_fix, cls.reads_tensor_data)
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """Dynamo's gb id (torch 2.13) when `node` breaks the graph, else None: each GB rule defines its own."""
+        raise NotImplementedError
 
     def fix_for(self, node: cst.CSTNode, ctx) -> tuple | None:  # noqa: ANN001
         """(old node, new node, description) for a mechanical fix, or None."""
@@ -40,7 +62,7 @@ class BreakRule(Rule):
         return self.message
 
     def check(self, node: cst.CSTNode, ctx, report_at: cst.CSTNode | None = None) -> None:  # noqa: ANN001
-        gb_id = BREAKS[self.detector](node, ctx)
+        gb_id = self.detect(node, ctx)
         if not gb_id or dead_under_dynamo(ctx, node):
             return
         severity = break_severity(ctx, node, self.severity)
@@ -74,7 +96,7 @@ class TextBreakRule(BreakRule):
         raise NotImplementedError
 
     def check(self, node: cst.CSTNode, ctx, report_at: cst.CSTNode | None = None) -> None:  # noqa: ANN001
-        gb_id = BREAKS[self.detector](node, ctx)
+        gb_id = self.detect(node, ctx)
         if not gb_id or dead_under_dynamo(ctx, node):
             return
         if self.skips_frame(node, ctx, gb_id):

@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import tensor_method
 
 
 class TensorItemGraphBreak(CallBreakRule):
     code = 'GB401'
     name = 'tensor-item-graph-break'
-    detector = 'item'
+    call_gate = gate(methods={"item"})
+    loop_fix = "keep the value as a tensor"
+    reads_tensor_data = True
     gb_id = 'GB0124'
     severity = "warning"
     message = ('`Tensor.item()` breaks the graph (GB0124): Dynamo cannot trace a tensor read into a Python number; keep the value as a 0-d tensor (drop `.item()`), or set torch._dynamo.config.capture_scalar_outputs = True')
@@ -40,6 +44,12 @@ class M(torch.nn.Module):
         return x / scale
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if type(node) is cst.Call and not node.args and tensor_method(node, ctx, ("item",)):
+            return None if ctx.module_facts.capture_scalar_outputs else "GB0124"
+        return None
 
     def fix_for(self, node, ctx):  # noqa: ANN001
         # x.item() -> x: keeps the value as a 0-d tensor (unsafe: the type changes from number to tensor)

@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import tensor_method
 
 
 class TensorTolistGraphBreak(CallBreakRule):
     code = 'GB402'
     name = 'tensor-tolist-graph-break'
-    detector = 'tolist'
+    call_gate = gate(methods={"tolist"})
+    loop_fix = "index the tensor instead"
+    reads_tensor_data = True
     gb_id = 'GB0109'
     severity = "warning"
     message = ('`Tensor.tolist()` breaks the graph (GB0109 for float tensors, GB0033 for integer ones): it copies tensor data into Python; index or slice the tensor instead and keep the values on device')
@@ -39,3 +43,9 @@ class M(torch.nn.Module):
         return x * vals[0]
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if type(node) is cst.Call and not node.args and tensor_method(node, ctx, ("tolist",)):
+            return "GB0109"  # GB0033 for integer tensors; capture_scalar_outputs does not help float ones
+        return None

@@ -4,14 +4,16 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.rules.base import Example, RuleDoc
-from compilelint.analysis.dynamo import BREAKS, dead_under_dynamo
-from compilelint.rules.graph_breaks._common import LOOP_NOTE, BreakRule
+from compilelint.rules.graph_breaks._common import BreakRule, LOOP_NOTE
+from compilelint.semantic.breaks import condition_reads_tensor
+from compilelint.semantic.paths import dead_under_dynamo
 
 
 class DataDependentBranch(BreakRule):
     code = 'GB403'
     name = 'data-dependent-branch'
-    detector = 'branch'
+    loop_fix = "use torch.where / torch.cond"
+    reads_tensor_data = True
     gb_id = 'GB0170'
     severity = "warning"
     version_note = ('Verified on 2.13: a comprehension filter on tensor data (`[b for b in boxes if area(b) > t]`) '
@@ -76,6 +78,13 @@ class M(torch.nn.Module):
 '''),
     )
 
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """`if`/`while`/`x if c else y`/a comprehension filter (and `and`/`or`/`not` in them) on tensor data."""
+        if type(node) in (cst.If, cst.While, cst.IfExp, cst.CompIf) and condition_reads_tensor(node.test, ctx):
+            return "GB0170"
+        return None
+
     def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
         self.check(node, ctx, report_at=node.test)
 
@@ -86,7 +95,7 @@ class M(torch.nn.Module):
         self.check(node, ctx, report_at=node.test)
 
     def visit_CompIf(self, node: cst.CompIf, ctx) -> None:  # noqa: ANN001
-        gb_id = BREAKS[self.detector](node, ctx)
+        gb_id = self.detect(node, ctx)
         if gb_id and not dead_under_dynamo(ctx, node):
             # a comprehension is a loop: Dynamo gives up on the whole frame (GB7000; verified on 2.13)
             ctx.report(node.test, self.message.rstrip() + "." + LOOP_NOTE, severity="error", gb_id=gb_id)

@@ -3,14 +3,40 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
+from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import BreakRule
+from compilelint.semantic.calls import argument, call_name, tensor_method
+from compilelint.torchapi.shapes import DYNAMIC_OUTPUT_FUNCTIONS, DYNAMIC_OUTPUT_METHODS
+
+
+def _is_array_comparison(expr: cst.BaseExpression) -> bool:
+    if type(expr) is cst.Comparison:
+        return not any(type(c.operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn) for c in expr.comparisons)
+    if type(expr) is cst.BinaryOperation and type(expr.operator) in (cst.BitAnd, cst.BitOr):
+        return _is_array_comparison(expr.left) or _is_array_comparison(expr.right)
+    return False
+
+
+def _is_store(node: cst.CSTNode, ctx) -> bool:  # noqa: ANN001
+    """`node` is (part of) an assignment target: `x[mask] = 0` does not break."""
+    parent = ctx.parent
+    if type(parent) is cst.Assign:
+        return any(t.target is node for t in parent.targets)
+    if type(parent) is cst.AssignTarget:
+        return parent.target is node
+    if type(parent) in (cst.AugAssign, cst.AnnAssign):
+        return parent.target is node
+    return False
 
 
 class DynamicOutputShapeOp(BreakRule):
     code = 'GB404'
     name = 'dynamic-output-shape-op'
-    detector = 'dynamic_shape'
+    call_gate = gate(names=DYNAMIC_OUTPUT_FUNCTIONS | {"torch.where", "torch.repeat_interleave"},
+                     methods={*DYNAMIC_OUTPUT_METHODS, "repeat_interleave"})
+    loop_fix = "use masked arithmetic (torch.where) or output_size="
     gb_id = 'GB0036'
     severity = "warning"
     message = ('An op whose output shape depends on tensor data (`nonzero`, `unique`, `bincount`, `masked_select`, boolean-mask indexing `x[mask]`, `repeat_interleave` without `output_size`) breaks the graph (GB0036): keep the shape static with `torch.where(mask, x, 0)` / masked arithmetic, pass `output_size=`, or set torch._dynamo.config.capture_dynamic_output_shape_ops = True')
@@ -85,6 +111,40 @@ class M(torch.nn.Module):
         return x + 1
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if ctx.module_facts.capture_dynamic_output_shape_ops:
+            return None
+        if type(node) is cst.Call:
+            name = call_name(node, ctx)
+            if name in DYNAMIC_OUTPUT_FUNCTIONS and node.args:
+                return "GB0036"
+            if name == "torch.where" and len(node.args) == 1 and node.args[0].keyword is None:
+                return "GB0036"  # one-argument torch.where(cond) is nonzero(as_tuple=True)
+            if type(node.func) is cst.Attribute and node.func.attr.value in DYNAMIC_OUTPUT_METHODS:
+                receiver = node.func.value
+                kind = ctx.facts.kind(receiver)
+                if kind is Kind.TENSOR:
+                    return "GB0036"
+                if kind is Kind.UNKNOWN and _is_array_comparison(receiver):
+                    return "GB0036"  # `(iou > self.thr).nonzero()`: a comparison with a .nonzero() is an array
+            # repeat_interleave with a tensor of repeats and no output_size
+            if name == "torch.repeat_interleave" or tensor_method(node, ctx, ("repeat_interleave",)):
+                if any(a.keyword is not None and a.keyword.value == "output_size" for a in node.args):
+                    return None
+                repeats = argument(node, 1 if name == "torch.repeat_interleave" else 0, "repeats")
+                if name == "torch.repeat_interleave" and len([a for a in node.args if a.keyword is None]) == 1:
+                    repeats = argument(node, 0)  # torch.repeat_interleave(repeats)
+                if repeats is not None and ctx.facts.is_tensor(repeats):
+                    return "GB0036"
+            return None
+        if type(node) is cst.Subscript and not _is_store(node, ctx) and ctx.facts.is_tensor(node.value):
+            # x[mask], and a mask among other indices (x[b, mask, :4]): both have a data-dependent size
+            for element in node.slice:
+                if type(element.slice) is cst.Index and ctx.facts.is_bool_mask(element.slice.value):
+                    return "GB0036"
+        return None
 
     def message_for(self, node: cst.CSTNode, ctx, gb_id: str) -> str:  # noqa: ANN001
         if type(node) is cst.Call and ctx.qualify(node.func) == "torch.combinations":

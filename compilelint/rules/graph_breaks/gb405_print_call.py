@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule, remove_statement_fix
+from compilelint.semantic.calls import called_function
 
 
 class PrintGraphBreak(CallBreakRule):
     code = 'GB405'
     name = 'print-graph-break'
-    detector = 'print'
+    call_gate = gate(names={"print"})
+    loop_fix = "remove the print"
     gb_id = 'GB0059'
     severity = "warning"
     message = ('`print()` breaks the graph (GB0059): remove it from compiled code, print outside the compiled function, or add it to torch._dynamo.config.reorderable_logging_functions')
@@ -39,6 +42,13 @@ class M(torch.nn.Module):
         return x + 1
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        q = called_function(node, ctx, {"print"})
+        if q and not ctx.module_facts.reorderable_call("print"):
+            return "GB0059"
+        return None
 
     def fix_for(self, node, ctx):  # noqa: ANN001
         return remove_statement_fix(node, ctx, 'Remove the print() call')

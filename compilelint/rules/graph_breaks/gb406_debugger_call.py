@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule, remove_statement_fix
+from compilelint.semantic.calls import called_function
+from compilelint.torchapi.dynamo import DEBUGGER_CALLS
 
 
 class DebuggerGraphBreak(CallBreakRule):
     code = 'GB406'
     name = 'debugger-graph-break'
-    detector = 'debugger'
+    call_gate = gate(names=DEBUGGER_CALLS)
+    loop_fix = "remove the debugger call"
     gb_id = 'GB0059'
     severity = "warning"
     message = ('A debugger call (`breakpoint()`, `pdb.set_trace()`) breaks the graph (GB0059/GB0007): remove it, or debug the eager model (torch.compiler.disable / TORCH_COMPILE_DISABLE=1)')
@@ -41,6 +45,13 @@ class M(torch.nn.Module):
         return x + 1
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        q = called_function(node, ctx, DEBUGGER_CALLS)
+        if q == "breakpoint":
+            return "GB0059"
+        return "GB0007" if q else None
 
     def fix_for(self, node, ctx):  # noqa: ANN001
         return remove_statement_fix(node, ctx, 'Remove the debugger call')

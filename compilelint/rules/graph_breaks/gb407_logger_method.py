@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.torchapi.dynamo import LOGGER_METHODS
 
 
 class LoggerMethodGraphBreak(CallBreakRule):
     code = 'GB407'
     name = 'logger-method-graph-break'
-    detector = 'logger'
+    call_gate = gate(methods=LOGGER_METHODS)
+    loop_fix = "log outside the compiled code"
     gb_id = 'GB0291'
     severity = "warning"
     message = ('A `logging.Logger` method call breaks the graph (GB0291): log outside the compiled function, or guard it with `if not torch.compiler.is_compiling():`')
@@ -42,3 +45,15 @@ class M(torch.nn.Module):
         return x + 1
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """`logger.info(...)` on a logging.Logger (reorderable_logging_functions does not cover these)."""
+        if not (type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in LOGGER_METHODS):
+            return None
+        owner = node.func.value
+        if type(owner) is cst.Name and owner.value in ctx.module_facts.loggers and owner.value not in ctx.facts.env:
+            return "GB0291"
+        if type(owner) is cst.Call and ctx.qualify(owner.func) == "logging.getLogger":
+            return "GB0291"
+        return None

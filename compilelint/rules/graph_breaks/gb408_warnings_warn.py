@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import called_function
+from compilelint.torchapi.dynamo import WARNINGS_FUNCTIONS
 
 
 class WarningsWarnGraphBreak(CallBreakRule):
     code = 'GB408'
     name = 'warnings-warn-graph-break'
-    detector = 'warnings'
+    call_gate = gate(heads={"warnings"})
+    loop_fix = "warn outside the compiled code"
     gb_id = 'GB0007'
     severity = "warning"
     message = ('`warnings.warn()` breaks the graph (GB0007: Dynamo skips the call): warn once outside the compiled function, or add warnings.warn to torch._dynamo.config.reorderable_logging_functions')
@@ -40,3 +44,10 @@ class M(torch.nn.Module):
         return x + 1
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        q = called_function(node, ctx, WARNINGS_FUNCTIONS)
+        if q and not ctx.module_facts.reorderable_call(q):
+            return "GB0007"
+        return None

@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import called_function
+from compilelint.torchapi.dynamo import TIME_FUNCTIONS
 
 
 class TimeCallGraphBreak(CallBreakRule):
     code = 'GB409'
     name = 'time-call-graph-break'
-    detector = 'time'
+    call_gate = gate(names=TIME_FUNCTIONS)
+    loop_fix = "time from outside"
     gb_id = 'GB0007'
     severity = "warning"
     message = ('`time.time()`/`perf_counter()`/`monotonic()`/`sleep()` breaks the graph (GB0007): time the compiled call from outside (or use torch.profiler / CUDA events)')
@@ -39,3 +43,7 @@ class M(torch.nn.Module):
         return x + 1
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        return "GB0007" if called_function(node, ctx, TIME_FUNCTIONS) else None

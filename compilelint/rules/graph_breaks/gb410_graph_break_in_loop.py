@@ -3,26 +3,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.dynamo import dead_under_dynamo, first_break
 from compilelint.rules.base import Example, Rule, RuleDoc
-
-_FIXES = {
-    "item": "keep the value as a tensor", "tolist": "index the tensor instead",
-    "scalar_conversion": "keep the value as a tensor", "branch": "use torch.where / torch.cond",
-    "dynamic_shape": "use masked arithmetic (torch.where) or output_size=", "print": "remove the print",
-    "debugger": "remove the debugger call", "logger": "log outside the compiled code",
-    "logging": "log outside the compiled code", "warnings": "warn outside the compiled code",
-    "time": "time from outside", "datetime": "take timestamps outside", "random": "use torch's RNG",
-    "numpy_random": "use torch's RNG", "c_builtin": "compute it once outside", "json": "serialise outside",
-    "open": "do file I/O outside", "filesystem": "check files in __init__", "deepcopy": "use .clone()",
-    "shallow_copy": "use .clone()", "sorted": "use torch.sort/argsort", "range": "loop over a Python int",
-    "tensor_str": "format shapes, not values", "third_party": "use the torch equivalent",
-    "disabled": "call it outside the loop", "graph_break": "remove graph_break()",
-    "backward": "call backward outside", "autograd_grad": "use torch.func.grad",
-    "data_dependent_op": "keep the result on device", "torch_side_effect": "do it outside the compiled code",
-    "std_stream": "write outside the compiled code", "no_meta_kernel": "use torch.linalg.pinv or solve",
-    "one_hot": "pass num_classes=",
-}
+from compilelint.semantic.breaks import first_break
+from compilelint.semantic.paths import dead_under_dynamo
 
 
 class GraphBreakInLoop(Rule):
@@ -100,12 +83,12 @@ class M(torch.nn.Module):
         found = first_break(node, ctx)
         if found is None or dead_under_dynamo(ctx, node):
             return
-        construct, gb = found
+        gb, loop_fix = found
         where = f"`{ctx.context}`" if ctx.context else "the function"
         code = ctx.code_for(report_at or node).strip().splitlines()[0][:60]
         message = (f"`{code}` breaks the graph ({gb}) inside a for/while loop: Dynamo cannot resume in a loop, so it "
                    f"skips the whole function {where} and runs it eagerly (GB7000). Move it out of the loop, or "
-                   f"{_FIXES.get(construct, 'remove the break')}.")
+                   f"{loop_fix}.")
         ctx.report(report_at or node, message)
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001

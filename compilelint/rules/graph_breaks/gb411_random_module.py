@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import called_function
+from compilelint.torchapi.dynamo import RANDOM_FUNCTIONS
 
 
 class RandomModuleGraphBreak(CallBreakRule):
     code = 'GB411'
     name = 'random-module-graph-break'
-    detector = 'random'
+    call_gate = gate(names=RANDOM_FUNCTIONS)
+    loop_fix = "use torch's RNG"
     gb_id = 'GB0007'
     severity = "warning"
     message = ('This `random` module function breaks the graph (GB0007): draw random numbers with torch (`torch.rand`, `torch.randint`, `torch.randperm`) so they stay in the graph')
@@ -41,3 +45,7 @@ class M(torch.nn.Module):
         return x * p
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        return "GB0007" if called_function(node, ctx, RANDOM_FUNCTIONS) else None

@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import call_name
+from compilelint.torchapi.dynamo import C_BUILTINS, HASHLIB
 
 
 class CBuiltinGraphBreak(CallBreakRule):
     code = 'GB412'
     name = 'c-builtin-graph-break'
-    detector = 'c_builtin'
+    call_gate = gate(names=C_BUILTINS, heads={HASHLIB})
+    loop_fix = "compute it once outside"
     gb_id = 'GB0007'
     severity = "warning"
     message = ('A C-implemented library function (`zlib`, `hashlib`, `pickle`, `bisect`, `heapq`, `os.getpid`, `os.urandom`...) breaks the graph (GB0007): compute it once outside the compiled code (e.g. at import or in __init__), or use a tensor op (`torch.bucketize` for bisect, `torch.topk` for heapq)')
@@ -99,3 +103,11 @@ class M(torch.nn.Module):
         return tokens * (bucket + 1)
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if type(node) is cst.Call:
+            q = call_name(node, ctx)
+            if q in C_BUILTINS or q.startswith(HASHLIB + "."):
+                return "GB0007"
+        return None

@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import called_function
+from compilelint.torchapi.dynamo import JSON_FUNCTIONS
 
 
 class JsonGraphBreak(CallBreakRule):
     code = 'GB413'
     name = 'json-graph-break'
-    detector = 'json'
+    call_gate = gate(names=JSON_FUNCTIONS)
+    loop_fix = "serialise outside"
     gb_id = 'GB0156'
     severity = "warning"
     version_note = ("torch 2.11 breaks the graph too, but with GB0007 reported at line 405 of a library file, not on the call's line; the bad example is marked min_torch 2.13.")
@@ -40,3 +44,7 @@ class M(torch.nn.Module):
         return x + 1
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        return "GB0156" if called_function(node, ctx, JSON_FUNCTIONS) else None

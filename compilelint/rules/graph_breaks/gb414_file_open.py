@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import called_function
+from compilelint.torchapi.dynamo import OPEN_FUNCTIONS
 
 
 class FileOpenGraphBreak(CallBreakRule):
     code = 'GB414'
     name = 'file-open-graph-break'
-    detector = 'open'
+    call_gate = gate(names=OPEN_FUNCTIONS)
+    loop_fix = "do file I/O outside"
     gb_id = 'GB0059'
     severity = "warning"
     message = ('File I/O (`open()`) breaks the graph (GB0059, and GB0156 on each read/write): read and write files outside the compiled function')
@@ -41,3 +45,7 @@ class M(torch.nn.Module):
         return x + 1
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        return "GB0059" if called_function(node, ctx, OPEN_FUNCTIONS) else None

@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
+from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import argument, called_function
 
 
 class DeepcopyTensorGraphBreak(CallBreakRule):
     code = 'GB415'
     name = 'deepcopy-tensor-graph-break'
-    detector = 'deepcopy'
+    call_gate = gate(names={"copy.deepcopy"})
+    loop_fix = "use .clone()"
     gb_id = 'GB4198'
     older_gb_ids = {"2.11": "GB0179"}
     version_note = ('torch 2.11 breaks the graph on the same line with GB0179 (copy.deepcopy()).')
@@ -55,6 +59,16 @@ class M(torch.nn.Module):
         return y * 2
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if called_function(node, ctx, {"copy.deepcopy"}):
+            arg = argument(node, 0)
+            if arg is not None and (ctx.facts.kind(arg) in (Kind.TENSOR, Kind.TENSORS, Kind.MODULE, Kind.MODULES)
+                                    or (type(arg) is cst.Name and arg.value == "self")
+                                    or ctx.facts.is_submodule_tensor(arg)):  # `self.proj.weight`: verified 2.13
+                return "GB4198"
+        return None
 
     def fix_for(self, node, ctx):  # noqa: ANN001
         arg = node.args[0].value

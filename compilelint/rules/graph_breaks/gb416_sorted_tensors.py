@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
+from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import argument, called_function
 
 
 class SortedTensorsGraphBreak(CallBreakRule):
     code = 'GB416'
     name = 'sorted-tensors-graph-break'
-    detector = 'sorted'
+    call_gate = gate(names={"sorted"}, methods={"sort"})
+    loop_fix = "use torch.sort/argsort"
     gb_id = 'GB0207'
     severity = "warning"
     message = ('`sorted()` (or a list\'s `.sort()`) over tensors, or with a key that reads tensor data, breaks the graph (GB0207; GB0059 for `sorted(tensor)`): comparing tensors needs their values; sort on device with `torch.sort`/`torch.argsort` and index')
@@ -86,3 +90,17 @@ class M(torch.nn.Module):
         return y * vals[0]
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "sort":
+            return "GB0207" if ctx.facts.list_sort_compares_tensors(node) else None
+        if called_function(node, ctx, {"sorted"}):
+            arg = argument(node, 0)
+            if arg is not None and ctx.facts.kind(arg) is Kind.TENSORS:
+                return "GB0207"
+            if arg is not None and ctx.facts.kind(arg) is Kind.TENSOR:
+                return "GB0059"
+            if ctx.facts.sort_compares_tensors(node):
+                return "GB0207"  # sorted(range(n), key=lambda i: s[i]): the key reads tensor data (2.13)
+        return None

@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import called_function
 
 
 class RangeOfTensorGraphBreak(CallBreakRule):
     code = 'GB417'
     name = 'range-of-tensor-graph-break'
-    detector = 'range'
+    call_gate = gate(names={"range"})
+    loop_fix = "loop over a Python int"
     gb_id = 'GB0059'
     severity = "warning"
     message = ('`range()` of a tensor breaks the graph (GB0059): the loop count is tensor data; use a Python int (a shape or a config value) or vectorise the loop')
@@ -41,3 +44,10 @@ class M(torch.nn.Module):
         return x
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if called_function(node, ctx, {"range"}):
+            if any(a.keyword is None and ctx.facts.is_tensor(a.value) for a in node.args):
+                return "GB0059"
+        return None

@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import call_name
+from compilelint.torchapi.dynamo import THIRD_PARTY_PACKAGES
 
 
 class ThirdPartyLibraryGraphBreak(CallBreakRule):
     code = 'GB418'
     name = 'third-party-library-graph-break'
-    detector = 'third_party'
+    call_gate = gate(heads=THIRD_PARTY_PACKAGES)
+    loop_fix = "use the torch equivalent"
     gb_id = 'GB0156'
     severity = "warning"
     precision = 'medium'
@@ -42,3 +46,11 @@ class M(torch.nn.Module):
         return x * w
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if type(node) is cst.Call:
+            package, dot, _ = call_name(node, ctx).partition(".")
+            if dot and package in THIRD_PARTY_PACKAGES:
+                return "GB0156" if package == "scipy" else "GB0007"
+        return None

@@ -10,7 +10,7 @@ from compilelint.rules.graph_breaks._common import CallBreakRule
 class DisabledCalleeGraphBreak(CallBreakRule):
     code = 'GB419'
     name = 'disabled-callee-graph-break'
-    detector = 'disabled'
+    loop_fix = "call it outside the loop"
     gb_id = 'GB0098'
     severity = "warning"
     message = ('Calling a `@torch.compiler.disable`d function breaks the graph (GB0098): Dynamo runs it eagerly between two graphs; call it outside the compiled code if you can')
@@ -45,3 +45,16 @@ class M(torch.nn.Module):
         return y * 2
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if type(node) is not cst.Call:
+            return None
+        disabled = ctx.module_facts.disabled
+        func = node.func
+        if type(func) is cst.Name and func.value in disabled and func.value not in ctx.facts.env:
+            return "GB0098"
+        if (type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"
+                and ctx.class_name and f"{ctx.class_name}.{func.attr.value}" in disabled):
+            return "GB0098"
+        return None

@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule, remove_statement_fix
+from compilelint.semantic.calls import called_function
 
 
 class ExplicitGraphBreak(CallBreakRule):
     code = 'GB420'
     name = 'explicit-graph-break'
-    detector = 'graph_break'
+    call_gate = gate(names={"torch._dynamo.graph_break"})
+    loop_fix = "remove graph_break()"
     gb_id = 'GB0025'
     severity = "warning"
     message = ('`torch._dynamo.graph_break()` forces a graph break (GB0025): remove it unless the split is intended')
@@ -40,6 +43,10 @@ class M(torch.nn.Module):
         return y * 2
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        return "GB0025" if called_function(node, ctx, {"torch._dynamo.graph_break"}) else None
 
     def fix_for(self, node, ctx):  # noqa: ANN001
         return remove_statement_fix(node, ctx, 'Remove torch._dynamo.graph_break()')

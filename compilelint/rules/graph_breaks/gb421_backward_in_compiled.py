@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import called_function, tensor_method
 
 
 class BackwardInCompiledGraphBreak(CallBreakRule):
     code = 'GB421'
     name = 'backward-in-compiled-code'
-    detector = 'backward'
+    call_gate = gate(names={"torch.autograd.backward"}, methods={"backward"})
+    loop_fix = "call backward outside"
     gb_id = 'GB0123'
     severity = "warning"
     message = ('`.backward()` inside compiled code breaks the graph (GB0123): return the loss and call `loss.backward()` outside the compiled function (compiled autograd handles the backward graph)')
@@ -47,3 +50,11 @@ class M(torch.nn.Module):
         return loss
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if type(node) is cst.Call and tensor_method(node, ctx, ("backward",)):
+            return "GB0123"
+        if called_function(node, ctx, {"torch.autograd.backward"}):
+            return "GB0123"
+        return None

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
 
@@ -10,7 +11,9 @@ from compilelint.rules.graph_breaks._common import CallBreakRule
 class TensorScalarConversion(CallBreakRule):
     code = 'GB422'
     name = 'tensor-scalar-conversion'
-    detector = 'scalar_conversion'
+    call_gate = gate(bare={"int", "float", "bool"})
+    loop_fix = "keep the value as a tensor"
+    reads_tensor_data = True
     gb_id = 'GB0124'
     severity = "warning"
     message = ('`int()`/`float()`/`bool()` of a tensor reads its value into Python and breaks the graph (GB0124): keep the value as a tensor, or set torch._dynamo.config.capture_scalar_outputs = True (int/float)')
@@ -45,3 +48,13 @@ class M(torch.nn.Module):
         return x / n
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """int(t) / float(t) / bool(t) of a tensor."""
+        if (type(node) is cst.Call and type(node.func) is cst.Name and node.func.value in ("int", "float", "bool")
+                and len(node.args) == 1 and ctx.facts.is_tensor(node.args[0].value)):
+            if node.func.value == "bool":
+                return "GB0124"
+            return None if ctx.module_facts.capture_scalar_outputs else "GB0124"
+        return None

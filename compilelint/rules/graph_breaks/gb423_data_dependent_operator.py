@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import call_name, tensor_method
 
 
 class DataDependentOperator(CallBreakRule):
     code = 'GB423'
     name = 'data-dependent-operator'
-    detector = 'data_dependent_op'
+    call_gate = gate(names={"torch.equal", "torch.allclose", "torch._assert"}, heads={"math"},
+                     methods={"equal", "allclose"})
+    loop_fix = "keep the result on device"
     gb_id = 'GB0033'
     severity = "warning"
     version_note = ('torch._assert on a tensor condition verified on 2.13 and 2.11 (GB0033; 2.11 by the harness); '
@@ -64,3 +68,18 @@ class M(torch.nn.Module):
         return x / scale
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """torch.equal/allclose (Python bool out of tensor data), math.* of a tensor, and torch._assert on a tensor
+        (`if not cond: raise` in Python; GB0033; torch._assert_async is traced)."""
+        if type(node) is not cst.Call:
+            return None
+        q = call_name(node, ctx)
+        if q in ("torch.equal", "torch.allclose") or tensor_method(node, ctx, ("equal", "allclose")):
+            return "GB0033"
+        if q.startswith("math.") and any(ctx.facts.is_tensor(a.value) for a in node.args):
+            return "GB0033"
+        if q == "torch._assert" and node.args and node.args[0].keyword is None and ctx.facts.is_tensor(node.args[0].value):
+            return "GB0033"
+        return None

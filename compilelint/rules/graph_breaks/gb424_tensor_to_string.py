@@ -3,14 +3,25 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
+from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import called_function
+from compilelint.semantic.frames import is_parameter
+
+
+def _in_forward(ctx) -> bool:  # noqa: ANN001
+    """Parameters of `forward` are tensors unless annotated otherwise; elsewhere an unannotated parameter
+    is as likely a string or an exception type (`str(err_type)`)."""
+    return ctx.function is not None and ctx.function.name.value == "forward"
 
 
 class TensorToString(CallBreakRule):
     code = 'GB424'
     name = 'tensor-to-string-graph-break'
-    detector = 'tensor_str'
+    call_gate = gate(names={"str", "repr"})
+    loop_fix = "format shapes, not values"
     gb_id = 'GB0059'
     severity = "warning"
     message = ('`str()`/`repr()` of a tensor (or `str()` of its shape) breaks the graph (GB0059/GB0569): Dynamo cannot trace the conversion; format dtypes or log shapes outside the compiled code')
@@ -46,3 +57,14 @@ class M(torch.nn.Module):
         return x + len(s)
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        q = called_function(node, ctx, {"str", "repr"})
+        if q and len(node.args) == 1 and not (is_parameter(node.args[0].value, ctx) and not _in_forward(ctx)):
+            kind = ctx.facts.kind(node.args[0].value)
+            if kind is Kind.TENSOR:
+                return "GB0059" if q == "str" else "GB0569"
+            if kind is Kind.SHAPE and q == "str":
+                return "GB0059"  # str(x.shape) breaks too; f"{x.shape}" does not
+        return None

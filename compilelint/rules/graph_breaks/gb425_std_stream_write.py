@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import called_function
+from compilelint.torchapi.dynamo import STD_STREAMS
 
 
 class StdStreamWrite(CallBreakRule):
     code = 'GB425'
     name = 'std-stream-write-graph-break'
-    detector = 'std_stream'
+    call_gate = gate(names=STD_STREAMS)
+    loop_fix = "write outside the compiled code"
     gb_id = 'GB0156'
     severity = "warning"
     message = ('`sys.stdout.write`/`sys.stderr.write` breaks the graph (GB0156): write progress from outside the compiled function')
@@ -39,3 +43,7 @@ class M(torch.nn.Module):
         return x + 1
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        return "GB0156" if called_function(node, ctx, STD_STREAMS) else None

@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import called_function
 
 
 class AutogradGradGraphBreak(CallBreakRule):
     code = 'GB426'
     name = 'autograd-grad-graph-break'
-    detector = 'autograd_grad'
+    call_gate = gate(names={"torch.autograd.grad"})
+    loop_fix = "use torch.func.grad"
     gb_id = 'GB9186'
     severity = "warning"
     message = ('`torch.autograd.grad` inside compiled code breaks the graph (GB9186, trace_autograd_ops=False): compute gradients outside the compiled function, or use torch.func.grad')
@@ -47,3 +50,7 @@ class M(torch.nn.Module):
         return y * 2
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        return "GB9186" if called_function(node, ctx, {"torch.autograd.grad"}) else None

@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import called_function
+from compilelint.torchapi.dynamo import TORCH_GLOBAL_STATE, TORCH_THREADS
 
 
 class TorchGlobalSideEffect(CallBreakRule):
     code = 'GB427'
     name = 'torch-global-side-effect'
-    detector = 'torch_side_effect'
+    call_gate = gate(names=TORCH_GLOBAL_STATE | set(TORCH_THREADS))
+    loop_fix = "do it outside the compiled code"
     gb_id = 'GB0007'
     severity = "warning"
     message = ('`torch.manual_seed`/`torch.save`/`torch.load`/`torch.set_num_threads` (global RNG or thread state, or files) breaks the graph (GB0007; reading the thread count GB0208): seed, configure threads and save/load outside the compiled code (or pass a torch.Generator)')
@@ -53,3 +57,10 @@ class M(torch.nn.Module):
         return x + 1
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if called_function(node, ctx, TORCH_GLOBAL_STATE):
+            return "GB0007"
+        name = called_function(node, ctx, TORCH_THREADS)
+        return TORCH_THREADS[name] if name else None

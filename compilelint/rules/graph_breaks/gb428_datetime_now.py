@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import called_function
+from compilelint.torchapi.dynamo import DATETIME_NOW
 
 
 class DatetimeNowGraphBreak(CallBreakRule):
     code = 'GB428'
     name = 'datetime-now-graph-break'
-    detector = 'datetime'
+    call_gate = gate(names=DATETIME_NOW)
+    loop_fix = "take timestamps outside"
     gb_id = 'GB0156'
     older_gb_ids = {"2.11": "GB0007"}
     version_note = ('torch 2.11 breaks the graph on the same line with GB0007 (Attempted to call function marked as skipped); Dynamo also reports a guard that failed on the frame that created it.')
@@ -41,3 +45,7 @@ class M(torch.nn.Module):
         return x + 1
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        return "GB0156" if called_function(node, ctx, DATETIME_NOW) else None

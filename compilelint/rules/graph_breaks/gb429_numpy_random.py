@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import call_name
+from compilelint.torchapi.dynamo import NUMPY_RANDOM_SIZE_AT
 
 
 class NumpyRandomGraphBreak(CallBreakRule):
     code = 'GB429'
     name = 'numpy-random-graph-break'
-    detector = 'numpy_random'
+    call_gate = gate(heads={"numpy"})
+    loop_fix = "use torch's RNG"
     gb_id = 'GB0033'
     severity = "warning"
     message = ("A scalar `np.random.*` draw (no `size`) breaks the graph (GB0033): use torch's RNG (`torch.rand`, `torch.randn`, `torch.randint`) so the draw stays in the graph")
@@ -49,3 +53,19 @@ class M(torch.nn.Module):
         return x + noise
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if type(node) is cst.Call:
+            q = call_name(node, ctx)
+            if q.startswith("numpy.random.") and q.rsplit(".", 1)[-1][:1].islower():
+                fn = q.rsplit(".", 1)[-1]
+                if fn == "permutation":
+                    return "GB0294"
+                positional = [a for a in node.args if a.keyword is None and not a.star]
+                has_size = any(a.keyword is not None and a.keyword.value == "size" for a in node.args)
+                size_at = NUMPY_RANDOM_SIZE_AT.get(fn)
+                if has_size or (size_at is not None and len(positional) > size_at):
+                    return None  # an ndarray draw: traced, no break
+                return "GB0033"
+        return None

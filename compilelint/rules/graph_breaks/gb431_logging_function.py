@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import called_function
+from compilelint.torchapi.dynamo import LOGGING_FUNCTIONS
 
 
 class LoggingFunctionGraphBreak(CallBreakRule):
     code = 'GB431'
     name = 'logging-function-graph-break'
-    detector = 'logging'
+    call_gate = gate(heads={"logging"})
+    loop_fix = "log outside the compiled code"
     gb_id = 'GB4841'
     severity = "warning"
     message = ('A `logging` module function (`logging.info`, `logging.warning`...) breaks the graph (GB4841): log outside the compiled code, or add the function to torch._dynamo.config.reorderable_logging_functions')
@@ -40,3 +44,11 @@ class M(torch.nn.Module):
         return x + 1
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """`logging.info(...)`, the module-level functions of `logging`."""
+        q = called_function(node, ctx, LOGGING_FUNCTIONS)
+        if q and not ctx.module_facts.reorderable_call(q):
+            return "GB4841"
+        return None

@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import called_function
+from compilelint.torchapi.dynamo import FILESYSTEM_FUNCTIONS
 
 
 class FilesystemGraphBreak(CallBreakRule):
     code = 'GB432'
     name = 'filesystem-graph-break'
-    detector = 'filesystem'
+    call_gate = gate(names=FILESYSTEM_FUNCTIONS)
+    loop_fix = "check files in __init__"
     gb_id = 'GB0007'
     severity = "warning"
     message = ('A filesystem call (`os.path.exists`, `os.listdir`, `os.makedirs`...) breaks the graph (GB0007): check files once in __init__ or outside the compiled function')
@@ -39,3 +43,7 @@ class M(torch.nn.Module):
         return x + 1
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        return "GB0007" if called_function(node, ctx, FILESYSTEM_FUNCTIONS) else None

@@ -5,12 +5,12 @@ import libcst as cst
 
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.torchapi.dynamo import RNN_MODULES
 
 
 class RnnModuleGraphBreak(CallBreakRule):
     code = 'GB433'
     name = 'rnn-module-graph-break'
-    detector = 'rnn'
     gb_id = 'GB0014'
     severity = "warning"
     message = ('Calling an `nn.LSTM`/`nn.GRU`/`nn.RNN` makes Dynamo give up on the frame (GB0014: RNN modules are not supported): run the recurrent part eagerly (`@torch.compiler.disable` on a small wrapper) and compile the rest, or replace it with a traceable cell loop / attention block')
@@ -46,3 +46,15 @@ class M(torch.nn.Module):
         return h * 2
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """Calling an nn.LSTM / nn.GRU / nn.RNN submodule (built in __init__)."""
+        if type(node) is not cst.Call:
+            return None
+        func = node.func
+        if (type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"
+                and ctx.class_facts is not None):
+            if getattr(ctx.class_facts, "attr_calls", {}).get(func.attr.value) in RNN_MODULES:
+                return "GB0014"
+        return None

@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import call_name
+from compilelint.torchapi.dynamo import NETWORK_PACKAGES, REQUESTS_CALLS, SOCKET_CONNECT, URLLIB_OPEN
 
 
 class NetworkIoGraphBreak(CallBreakRule):
     code = 'GB434'
     name = 'network-io-graph-break'
-    detector = 'network'
+    call_gate = gate(heads=NETWORK_PACKAGES)
     gb_id = 'GB0007'
     severity = "warning"
     message = ('Network I/O (`requests`, `urllib.request.urlopen`, `socket` connections) in compiled code breaks the graph and on 2.13 made Dynamo skip the whole function (GB0007/GB0059/GB0156): fetch data outside the compiled code and pass tensors in')
@@ -45,3 +48,19 @@ class M(torch.nn.Module):
         return y * 2
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """requests.* / urllib.request.urlopen / socket connections (each made Dynamo skip the frame)."""
+        if type(node) is not cst.Call:
+            return None
+        q = call_name(node, ctx)
+        if q.startswith("requests.") and q.rsplit(".", 1)[-1] in REQUESTS_CALLS:
+            return "GB0156"
+        if q in URLLIB_OPEN:
+            return "GB0059"
+        if q in SOCKET_CONNECT:
+            return "GB0007"
+        if q.startswith("http.client."):
+            return "GB0156"
+        return None

@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import argument, tensor_method
+from compilelint.semantic.frames import is_parameter
 
 
 class RequiresGradInCompiled(CallBreakRule):
     code = 'GB435'
     name = 'requires-grad-in-compiled-code'
-    detector = 'requires_grad'
+    call_gate = gate(methods={"requires_grad_"})
     gb_id = 'GB8985'
     older_gb_ids = {"2.11": "GB0125"}
     severity = "warning"
@@ -40,3 +43,16 @@ class M(torch.nn.Module):
         return y * 3
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """`t.requires_grad_()` / `requires_grad_(True)` in compiled code (False is traced)."""
+        if not (type(node) is cst.Call and tensor_method(node, ctx, ("requires_grad_",))):
+            return None
+        arg = argument(node, 0, "requires_grad")
+        if type(arg) is cst.Name and arg.value == "False":
+            return None
+        receiver = node.func.value
+        if type(receiver) is cst.Attribute and type(receiver.value) is cst.Name and receiver.value.value == "self":
+            return None  # a parameter/buffer of the module: not verified
+        return "GB0125" if is_parameter(receiver, ctx) else "GB8985"

@@ -2,14 +2,18 @@
 `key=lambda` that reads tensor data"""
 from __future__ import annotations
 
+import libcst as cst
+
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import argument, called_function
 
 
 class MinMaxTensorKeyGraphBreak(CallBreakRule):
     code = 'GB436'
     name = 'minmax-tensor-key-graph-break'
-    detector = 'minmax_key'
+    call_gate = gate(names={"min", "max"})
     gb_id = 'GB0193'
     severity = "warning"
     message = ('`min()`/`max()` with a key that reads tensor data breaks the graph (GB0193): each comparison needs '
@@ -58,3 +62,13 @@ class M(torch.nn.Module):
         return x[n] * 2
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """`min(xs, key=lambda ...)` / `max(...)` whose key reads tensor data (GB0193, Dynamo's builtin handler
+        rejects the comparison; a pure-Python key over ints is traced)."""
+        q = called_function(node, ctx, {"min", "max"})
+        key = argument(node, 99, "key") if q else None
+        if type(key) is cst.Lambda and ctx.facts.sort_compares_tensors(node):
+            return "GB0193"
+        return None

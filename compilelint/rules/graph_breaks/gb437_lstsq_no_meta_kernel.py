@@ -1,14 +1,20 @@
 """GB437 lstsq-graph-break: Flags `torch.linalg.lstsq` in compiled code"""
 from __future__ import annotations
 
+import libcst as cst
+
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import call_name
+from compilelint.torchapi.shapes import NO_META_FUNCTIONS
 
 
 class LstsqGraphBreak(CallBreakRule):
     code = 'GB437'
     name = 'lstsq-graph-break'
-    detector = 'no_meta_kernel'
+    call_gate = gate(names=NO_META_FUNCTIONS)
+    loop_fix = "use torch.linalg.pinv or solve"
     gb_id = 'GB0036'
     severity = "warning"
     message = ('`torch.linalg.lstsq` breaks the graph (GB0036; GB0037 with capture_dynamic_output_shape_ops): it '
@@ -75,3 +81,9 @@ class M(torch.nn.Module):
         return sol + 1
 ''', inputs="[(torch.randn(8, 3), torch.randn(8, 2))]"),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if type(node) is cst.Call and call_name(node, ctx) in NO_META_FUNCTIONS:
+            return "GB0037" if ctx.module_facts.capture_dynamic_output_shape_ops else "GB0036"
+        return None

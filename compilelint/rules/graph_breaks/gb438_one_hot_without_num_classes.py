@@ -1,14 +1,20 @@
 """GB438 one-hot-without-num-classes: Flags `F.one_hot(labels)` with no `num_classes` (or -1) in compiled code"""
 from __future__ import annotations
 
+import libcst as cst
+
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import one_hot_without_num_classes
+from compilelint.torchapi.shapes import ONE_HOT
 
 
 class OneHotWithoutNumClasses(CallBreakRule):
     code = 'GB438'
     name = 'one-hot-without-num-classes'
-    detector = 'one_hot'
+    call_gate = gate(names={ONE_HOT})
+    loop_fix = "pass num_classes="
     gb_id = 'GB0246'
     severity = "warning"
     message = ('`F.one_hot` without `num_classes` breaks the graph (GB0246): its width is the largest label + 1, '
@@ -55,3 +61,9 @@ class M(torch.nn.Module):
         return (logits - target).pow(2).mean()
 ''', inputs="[(torch.randn(4, 5), torch.tensor([0, 2, 1, 2])), (torch.randn(4, 5), torch.tensor([3, 1, 0, 4]))]"),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if type(node) is cst.Call and one_hot_without_num_classes(node, ctx):
+            return "GB0246"
+        return None

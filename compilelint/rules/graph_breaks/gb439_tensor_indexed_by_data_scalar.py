@@ -10,7 +10,6 @@ from compilelint.rules.graph_breaks._common import BreakRule
 class TensorIndexedByDataScalar(BreakRule):
     code = 'GB439'
     name = 'tensor-indexed-by-data-scalar'
-    detector = 'data_scalar_index'
     gb_id = 'GB0033'
     severity = "warning"
     message = ('Indexing a tensor with a 0-d index computed from tensor data (`argmax()`/`argmin()`) breaks the '
@@ -101,6 +100,18 @@ class M(torch.nn.Module):
         return picked.sigmoid()
 ''', inputs="[(torch.rand(5, 5), torch.randn(3, 5, 5))]"),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """`t[i]`, `t[:, i]`, `t[i] = v` with `i` a 0-d index read from tensor data (`x.argmax()`; FunctionFacts.
+        is_data_scalar_index): PyTorch reads the index as a number (aten._local_scalar_dense) and Dynamo breaks the
+        graph there: GB0033 for reads and writes; with capture_scalar_outputs = True it still breaks on the subscript,
+        with no registry id ("Could not extract specialized integer")."""
+        if type(node) is not cst.Subscript or not ctx.facts.is_tensor(node.value):
+            return None
+        facts = ctx.facts
+        read = [e.slice.value for e in node.slice if type(e.slice) is cst.Index and facts.is_data_scalar_index(e.slice.value)]
+        return "GB0033" if read and facts.first_number_read(node, read) else None
 
     def visit_Subscript(self, node: cst.Subscript, ctx) -> None:  # noqa: ANN001
         self.check(node, ctx)

@@ -3,15 +3,31 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.dynamo import BREAKS, dead_under_dynamo
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import call_name
+from compilelint.semantic.paths import dead_under_dynamo
+from compilelint.torchapi.dynamo import LOCK_METHODS, THREAD_LOCKS
+
+
+def _is_thread_lock(expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
+    """A threading lock, semaphore or condition: a module-level name or `self.<attr>` built as one (THREAD_LOCKS),
+    or one built in place (`threading.Lock()`)."""
+    if type(expr) is cst.Call:
+        return call_name(expr, ctx) in THREAD_LOCKS
+    if type(expr) is cst.Name:
+        return expr.value in ctx.module_facts.locks and expr.value not in ctx.facts.env
+    if (type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self"
+            and ctx.class_facts is not None):
+        return getattr(ctx.class_facts, "attr_calls", {}).get(expr.attr.value) in THREAD_LOCKS
+    return False
 
 
 class ThreadLockInCompiledCode(CallBreakRule):
     code = 'GB440'
     name = 'thread-lock-in-compiled-code'
-    detector = 'thread_lock'
+    call_gate = gate(methods=LOCK_METHODS)  # its `with` statements are not calls: not gated
     gb_id = 'GB0142'
     severity = "warning"
     message = ('`with` on a threading lock makes Dynamo give up on the whole function (GB0142: unsupported context '
@@ -114,11 +130,21 @@ class M(torch.nn.Module):
 ''', inputs="[(torch.randn(6),), (torch.randn(6),)]"),
     )
 
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """`with lock:` (GB0142: Dynamo skips the whole function) or `lock.acquire()` / `lock.release()` (GB0156)."""
+        if type(node) is cst.With:
+            return "GB0142" if any(_is_thread_lock(item.item, ctx) for item in node.items) else None
+        if (type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in LOCK_METHODS
+                and _is_thread_lock(node.func.value, ctx)):
+            return "GB0156"
+        return None
+
     def message_for(self, node: cst.CSTNode, ctx, gb_id: str) -> str:  # noqa: ANN001
         return self.acquire_message.format(call=ctx.code_for(node))
 
     def visit_With(self, node: cst.With, ctx) -> None:  # noqa: ANN001
-        gb_id = BREAKS[self.detector](node, ctx)
+        gb_id = self.detect(node, ctx)
         if gb_id and not dead_under_dynamo(ctx, node):
             # the whole function runs eagerly wherever the `with` sits: no escalation by position
             ctx.report(node, self.message, severity="error", gb_id=gb_id)

@@ -1,14 +1,19 @@
 """GB441 packed-sequence-graph-break: Flags `pack_padded_sequence` / `pad_packed_sequence` / `pack_sequence` in compiled code"""
 from __future__ import annotations
 
+import libcst as cst
+
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import call_name
+from compilelint.torchapi.dynamo import PACKED_SEQUENCE
 
 
 class PackedSequenceGraphBreak(CallBreakRule):
     code = 'GB441'
     name = 'packed-sequence-graph-break'
-    detector = 'packed_sequence'
+    call_gate = gate(names=PACKED_SEQUENCE)
     gb_id = 'GB0007'
     severity = "warning"
     message = ('`torch.nn.utils.rnn` packing breaks the graph (GB0007: Dynamo skips these functions on purpose): '
@@ -76,3 +81,9 @@ class M(torch.nn.Module):
         return padded.tanh()
 ''', inputs="[(torch.randn(5, 4), torch.randn(3, 4))]"),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if type(node) is cst.Call and call_name(node, ctx) in PACKED_SEQUENCE:
+            return "GB0007"
+        return None

@@ -1,14 +1,51 @@
 """GB442 data-tensor-as-size: Flags a 0-d tensor computed from data passed where PyTorch needs an int (`torch.arange(mask.sum())`) in compiled code"""
 from __future__ import annotations
 
+import libcst as cst
+
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import call_name
+from compilelint.torchapi.shapes import SIZE_ARGUMENT_FUNCTIONS, SIZE_ARGUMENT_METHODS, STEPS_FUNCTIONS
+
+
+def _size_arguments(call: cst.Call, ctx) -> list[cst.BaseExpression]:  # noqa: ANN001
+    """The arguments of `call` that PyTorch reads as Python ints (sizes, bounds, counts), tuples unpacked."""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    keyword = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    name = call_name(call, ctx)
+    func = call.func
+    if name in SIZE_ARGUMENT_FUNCTIONS:
+        chosen = positional[:1] if name == "torch.full" else positional
+        chosen += [keyword[k] for k in ("size", "n", "end", "start", "m") if k in keyword]
+    elif name in STEPS_FUNCTIONS:
+        chosen = positional[2:3] + ([keyword["steps"]] if "steps" in keyword else [])
+    elif type(func) is cst.Attribute and func.attr.value in SIZE_ARGUMENT_METHODS and ctx.facts.is_tensor(func.value):
+        method = func.attr.value
+        if method == "new_full":
+            chosen = positional[:1]
+        elif method == "narrow":
+            chosen = positional[1:3] + [keyword[k] for k in ("start", "length") if k in keyword]
+        elif method in ("topk", "kthvalue"):
+            chosen = positional[:1] + ([keyword["k"]] if "k" in keyword else [])
+        else:
+            chosen = positional + ([keyword["size"]] if "size" in keyword else [])
+    else:
+        return []
+    flat = []
+    for arg in chosen:
+        if type(arg) in (cst.Tuple, cst.List):
+            flat.extend(e.value for e in arg.elements)
+        else:
+            flat.append(arg)
+    return flat
 
 
 class DataTensorAsSize(CallBreakRule):
     code = 'GB442'
     name = 'data-tensor-as-size'
-    detector = 'data_tensor_size'
+    call_gate = gate(names=SIZE_ARGUMENT_FUNCTIONS | STEPS_FUNCTIONS, methods=SIZE_ARGUMENT_METHODS)
     gb_id = 'GB0033'
     severity = "warning"
     message = ('A 0-d tensor computed from data (a count like `mask.sum()`, an `argmax()`) is used as a size or '
@@ -97,3 +134,13 @@ class M(torch.nn.Module):
         return slots.sum() + boxes.mean() + (scores > 0.3).sum()
 ''', inputs="[(torch.randn(12, 4), torch.rand(12))]"),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """`torch.arange(n)`, `x.new_zeros(n, 4)`, `x.topk(k)` with n / k a 0-d tensor computed from data
+        (FunctionFacts.is_data_scalar_int)."""
+        if type(node) is not cst.Call or ctx.module_facts.capture_scalar_outputs:
+            return None
+        facts = ctx.facts
+        read = [a for a in _size_arguments(node, ctx) if facts.is_data_scalar_int(a)]
+        return "GB0033" if read and facts.first_number_read(node, read) else None

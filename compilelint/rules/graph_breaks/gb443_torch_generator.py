@@ -1,14 +1,28 @@
 """GB443 torch-generator-graph-break: Flags building, seeding or passing a `torch.Generator` in compiled code"""
 from __future__ import annotations
 
+import libcst as cst
+
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.attributes import seeded_generator_attrs
+from compilelint.semantic.calls import call_name
+from compilelint.torchapi.dynamo import GENERATOR_SEEDING, TORCH_GENERATOR
+
+
+def _is_generator(expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
+    """`self.<attr>` built in __init__ as `torch.Generator(...)` (also `torch.Generator().manual_seed(s)`)."""
+    if not (type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self"
+            and ctx.class_facts is not None and ctx.class_node is not None):
+        return False
+    if getattr(ctx.class_facts, "attr_calls", {}).get(expr.attr.value) == TORCH_GENERATOR:
+        return True
+    return expr.attr.value in seeded_generator_attrs(ctx)
 
 
 class TorchGeneratorGraphBreak(CallBreakRule):
     code = 'GB443'
     name = 'torch-generator-graph-break'
-    detector = 'torch_generator'
     gb_id = 'GB0055'
     older_gb_ids = {"2.11": "GB0156"}  # seeding a Generator (its GB7650 on 2.13)
     severity = "warning"
@@ -92,3 +106,20 @@ class M(torch.nn.Module):
         return self.denoise(action + 0.1 * noise)
 ''', inputs="[(torch.randn(2, 4), torch.randn(2, 4)), (torch.randn(2, 4), torch.randn(2, 4))]"),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if type(node) is not cst.Call:
+            return None
+        name = call_name(node, ctx)
+        if name == TORCH_GENERATOR:
+            return "GB0363"
+        func = node.func
+        torch_call = name.startswith("torch.") or (type(func) is cst.Attribute and ctx.facts.is_tensor(func.value))
+        for arg in node.args if torch_call else ():  # a user's own `generator=` parameter is not claimed
+            if arg.keyword is not None and arg.keyword.value == "generator" and not (
+                    type(arg.value) is cst.Name and arg.value.value == "None"):
+                return "GB0055"
+        if type(func) is cst.Attribute and func.attr.value in GENERATOR_SEEDING and _is_generator(func.value, ctx):
+            return "GB7650"
+        return None

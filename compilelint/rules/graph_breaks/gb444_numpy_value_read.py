@@ -5,12 +5,13 @@ import libcst as cst
 
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import BreakRule
+from compilelint.semantic.calls import call_name
+from compilelint.torchapi.dynamo import ARRAY_DYNAMIC_SIZE, ARRAY_TO_PYTHON
 
 
 class NumpyValueRead(BreakRule):
     code = 'GB444'
     name = 'numpy-value-read'
-    detector = 'traced_array'
     gb_id = 'GB0033'
     severity = "warning"
     message = ('This reads a NumPy array made from a tensor into Python, which breaks the graph: Dynamo traces the '
@@ -115,6 +116,36 @@ class M(torch.nn.Module):
         return torch.where(heat.max() > 0.9, heat * 0.5, heat).sigmoid()
 ''', inputs="[(torch.rand(8, 8),), (torch.rand(8, 8),)]"),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        facts = ctx.facts
+        node_type = type(node)
+        if node_type in (cst.If, cst.While, cst.IfExp):
+            test = node.test
+            while type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+                test = test.expression
+            tests = [test.left, test.right] if type(test) is cst.BooleanOperation else [test]
+            return "GB0170" if any(facts.is_traced_array(t) for t in tests) else None
+        if node_type is cst.Subscript:
+            mask = next((e.slice.value for e in node.slice if type(e.slice) is cst.Index
+                         and type(e.slice.value) is cst.Comparison and facts.is_traced_array(e.slice.value)), None)
+            return "GB0036" if mask is not None and facts.is_traced_array(node.value) else None
+        if node_type is not cst.Call:
+            return None
+        func = node.func
+        if type(func) is cst.Name and func.value in ARRAY_TO_PYTHON and node.args:
+            return "GB0033" if facts.is_traced_array(node.args[0].value) else None
+        if type(func) is cst.Attribute and func.attr.value in ("item", "tolist") and not node.args:
+            if facts.is_traced_array(func.value):
+                return "GB0033" if func.attr.value == "item" else "GB0109"
+            return None
+        name = call_name(node, ctx)
+        if name.startswith("math.") and node.args and facts.is_traced_array(node.args[0].value):
+            return "GB0033"
+        if name in ARRAY_DYNAMIC_SIZE and node.args and facts.is_traced_array(node.args[0].value):
+            return "GB0036"
+        return None
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         self.check(node, ctx)

@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.dynamo import BREAKS, dead_under_dynamo
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import BreakRule
+from compilelint.semantic.paths import dead_under_dynamo
+from compilelint.torchapi.dynamo import JIT_MODULE_CALL
 
 
 class JitModuleInCompiledCode(BreakRule):
     code = 'GB445'
     name = 'jit-module-in-compiled-code'
-    detector = 'jit_module'
     gb_id = 'GB4695'
     older_gb_ids = {"2.11": "GB0357"}
     severity = "warning"
@@ -112,8 +112,21 @@ class M(torch.nn.Module):
 ''', inputs="[(torch.randn(3, 4),), (torch.randn(3, 4),)]"),
     )
 
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if type(node) is not cst.Call:
+            return None
+        func = node.func
+        kind = ""
+        if type(func) is cst.Name and func.value not in ctx.facts.env:
+            kind = ctx.module_facts.jit_modules.get(func.value, "")
+        elif (type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"
+              and ctx.class_facts is not None):
+            kind = getattr(ctx.class_facts, "jit_modules", {}).get(func.attr.value, "")
+        return JIT_MODULE_CALL.get(kind)
+
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        gb_id = BREAKS[self.detector](node, ctx)
+        gb_id = self.detect(node, ctx)
         if not gb_id or dead_under_dynamo(ctx, node):
             return
         if gb_id == "GB4695":  # the whole function runs eagerly wherever the call sits: no escalation by position

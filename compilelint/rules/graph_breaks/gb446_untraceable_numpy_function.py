@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import call_name
+from compilelint.torchapi.dynamo import UNTRACEABLE_NUMPY
 
 _INSTEAD = {
     "polyfit": "fit with torch: `torch.linalg.pinv(torch.vander(x, deg + 1)) @ y` gives np.polyfit's coefficients",
@@ -20,7 +23,7 @@ _INSTEAD = {
 class UntraceableNumpyFunction(CallBreakRule):
     code = 'GB446'
     name = 'untraceable-numpy-function'
-    detector = 'untraceable_numpy'
+    call_gate = gate(names=set(UNTRACEABLE_NUMPY))
     gb_id = 'GB0294'
     severity = "warning"
     message = ('`{call}` of an array made from a tensor breaks the graph ({gb}): Dynamo traces NumPy on such arrays '
@@ -92,6 +95,15 @@ class M(torch.nn.Module):
         return torch.from_numpy(a[order]) + 1.0
 ''', inputs="[(torch.rand(7),), (torch.rand(7),)]"),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        if type(node) is not cst.Call:
+            return None
+        gb_id = UNTRACEABLE_NUMPY.get(call_name(node, ctx))
+        if gb_id and any(ctx.facts.is_traced_array(a.value) for a in node.args):
+            return gb_id
+        return None
 
     def message_for(self, node: cst.CSTNode, ctx, gb_id: str) -> str:  # noqa: ANN001
         short = (ctx.qualify(node.func) or "").rsplit(".", 1)[-1]

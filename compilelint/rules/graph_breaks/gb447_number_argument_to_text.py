@@ -3,15 +3,55 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.dynamo import formatted_number, number_to_text_skips_frame
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import TextBreakRule
+from compilelint.semantic.frames import loop_count_before, number_argument
+
+
+def _formatted_number(node: cst.CSTNode, ctx) -> tuple[str, str] | None:  # noqa: ANN001
+    """(parameter, gb id) when `node` formats a number argument (see number_argument) into text. Verified on
+    2.13 with the argument made dynamic by a second value: an f-string field `{n}` GB0021, with a format spec
+    or a conversion (`{t:.2f}`, `{n!r}`) GB0088, `"%d" % n` and `"{}".format(n)` GB0088 (each skips the
+    whole frame); `str(n)` GB0059 and `repr(n)` GB6053 (a graph break)."""
+    t = type(node)
+    if t is cst.FormattedString:
+        for part in node.parts:
+            if type(part) is cst.FormattedStringExpression:
+                name = number_argument(part.expression, ctx)
+                if name:
+                    plain = part.format_spec is None and part.conversion is None
+                    return name, "GB0021" if plain else "GB0088"
+        return None
+    if t is cst.BinaryOperation and type(node.operator) is cst.Modulo and type(node.left) in (
+            cst.SimpleString, cst.ConcatenatedString):
+        right = node.right
+        items = [e.value for e in right.elements] if type(right) is cst.Tuple else [right]
+        for item in items:
+            name = number_argument(item, ctx)
+            if name:
+                return name, "GB0088"
+        return None
+    if t is cst.Call:
+        func = node.func
+        if type(func) is cst.Attribute and func.attr.value == "format" and type(func.value) in (
+                cst.SimpleString, cst.ConcatenatedString):
+            for a in node.args:
+                name = number_argument(a.value, ctx)
+                if name:
+                    return name, "GB0088"
+            return None
+        if type(func) is cst.Name and func.value in ("str", "repr") and len(node.args) == 1 and not node.args[0].keyword:
+            name = number_argument(node.args[0].value, ctx)
+            if name:
+                return name, "GB0059" if func.value == "str" else "GB6053"
+    return None
 
 
 class NumberArgumentToText(TextBreakRule):
     code = 'GB447'
     name = 'number-argument-to-text'
-    detector = 'number_to_text'
+    call_gate = gate(names={"str", "repr"}, methods={"format"})
     gb_id = 'GB0021'
     severity = "error"
     # the second value recompiles first (a guard on the value at this line), then the frame is given up
@@ -115,8 +155,17 @@ class M(torch.nn.Module):
 ''', inputs="[(torch.randn(2, 3), v) for v in (False, True, False)]"),
     )
 
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        found = _formatted_number(node, ctx)
+        return found[1] if found else None
+
     def subject(self, node: cst.CSTNode, ctx) -> str:  # noqa: ANN001
-        return formatted_number(node, ctx)[0]
+        return _formatted_number(node, ctx)[0]
 
     def skips_frame(self, node: cst.CSTNode, ctx, gb_id: str) -> bool:  # noqa: ANN001
-        return number_to_text_skips_frame(node, ctx)
+        """The f-string, `%` and `.format` forms skip the whole function, unless a loop count specialised the
+        argument first (`range(n)` before it: then it only breaks); `str(n)` and `repr(n)` only break."""
+        if gb_id in ("GB0059", "GB6053"):
+            return False
+        return not loop_count_before(_formatted_number(node, ctx)[0], node, ctx)

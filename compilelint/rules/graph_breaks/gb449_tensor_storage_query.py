@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import tensor_method
+from compilelint.torchapi.dynamo import STORAGE_QUERIES
 
 
 class TensorStorageQuery(CallBreakRule):
     code = 'GB449'
     name = 'tensor-storage-query-graph-break'
-    detector = 'storage_query'
+    call_gate = gate(methods=STORAGE_QUERIES | {"untyped_storage"})
     gb_id = 'GB5976'
     severity = "warning"
     message = ('Asking a tensor about its storage (`data_ptr()` compared, `storage_offset()`, `is_pinned()`, '
@@ -77,6 +80,26 @@ class M(torch.nn.Module):
         return x / x.norm() * 2
 '''),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """A tensor's storage asked about in compiled code: `t.data_ptr()` in a comparison (`!=`, `==`: GB5976),
+        `t.storage_offset()`, `t.is_pinned()`, `t.is_shared()` and the typed `t.storage()` (GB0208),
+        `t.untyped_storage()` (GB0156). A data_ptr() used as a number skips the frame (GB0088, reported where it is
+        used): not flagged here."""
+        t = type(node)
+        if t is cst.Comparison:
+            sides = [node.left] + [c.comparator for c in node.comparisons]
+            if any(type(c.operator) in (cst.Equal, cst.NotEqual, cst.In, cst.NotIn) for c in node.comparisons) and any(
+                    tensor_method(e, ctx, ("data_ptr",)) for e in sides if type(e) is cst.Call):
+                return "GB5976"
+            return None
+        if t is cst.Call and type(node.func) is cst.Attribute and not node.args:
+            if tensor_method(node, ctx, STORAGE_QUERIES):
+                return "GB0208"
+            if tensor_method(node, ctx, ("untyped_storage",)):
+                return "GB0156"
+        return None
 
     def visit_Comparison(self, node: cst.Comparison, ctx) -> None:  # noqa: ANN001
         self.check(node, ctx)

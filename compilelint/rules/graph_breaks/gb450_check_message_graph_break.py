@@ -1,14 +1,20 @@
 """GB450 check-message-graph-break: Flags a torch._check*() message Dynamo cannot use: a lambda over the function's variables, or a string"""
 from __future__ import annotations
 
+import libcst as cst
+
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.calls import argument, call_name
+from compilelint.semantic.frames import closure_names
+from compilelint.torchapi.dynamo import CHECK_IS_SIZE, CHECK_MESSAGE_POSITION
 
 
 class CheckMessageGraphBreak(CallBreakRule):
     code = 'GB450'
     name = 'check-message-graph-break'
-    detector = 'check_message'
+    call_gate = gate(names={*CHECK_MESSAGE_POSITION, CHECK_IS_SIZE})
     gb_id = 'GB9158'
     older_gb_ids = {"2.11": "GB0288"}
     severity = "warning"
@@ -107,3 +113,31 @@ class M(torch.nn.Module):
         return x.relu()
 ''', inputs="[(torch.randn(2, 8),)]", min_torch="2.13"),
     )
+
+    @staticmethod
+    def detect(node: cst.CSTNode, ctx) -> str | None:  # noqa: ANN001
+        """A `torch._check*()` message Dynamo cannot use (reported on the call, with static and dynamic shapes
+        alike): a lambda that reads a parameter (`self` too) or a local of the enclosing function, GB9158
+        (`lambda: f"bad {x.shape}"`); a message that is not a function at all (a string, an f-string), GB9840. A lambda
+        over constants and module-level names is traced. `torch._check_is_size(n, msg)` breaks with any lambda as its
+        message (GB0055), and takes a string without a break."""
+        if type(node) is not cst.Call:
+            return None
+        name = call_name(node, ctx)
+        if name == CHECK_IS_SIZE:  # any function as its message breaks (GB0055); a string is dropped
+            return "GB0055" if type(argument(node, 1, "message")) is cst.Lambda else None
+        position = CHECK_MESSAGE_POSITION.get(name)
+        if position is None:
+            return None
+        message = argument(node, position, "message")
+        if type(message) is cst.Lambda:
+            return "GB9158" if closure_names(message, ctx) else None
+        if type(message) in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
+            return "GB9840"
+        if type(message) is cst.BinaryOperation and type(message.operator) is cst.Modulo and type(message.left) in (
+                cst.SimpleString, cst.ConcatenatedString):
+            return "GB9840"
+        if (type(message) is cst.Call and type(message.func) is cst.Attribute and message.func.attr.value == "format"
+                and type(message.func.value) in (cst.SimpleString, cst.ConcatenatedString)):
+            return "GB9840"
+        return None

@@ -4,8 +4,41 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.analysis.dynamo import dead_under_dynamo, format_crash
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.calls import argument, call_name
+from compilelint.semantic.frames import mentions_dynamic_size, number_argument, reaches_entry_values
+from compilelint.semantic.paths import built_only_on_failure, dead_under_dynamo
+
+
+_NUMERIC_FORMAT_TYPES = frozenset("bcdeEfFgGnoxX%")
+
+
+def _format_crash(node: cst.CSTNode, ctx) -> cst.BaseExpression | None:  # noqa: ANN001
+    """What is formatted, when `node` formats a number Dynamo holds symbolically in a way that makes Dynamo fail
+    outright (InternalTorchDynamoError: the compiled call raises; verified on 2.13 with the size or value changed
+    between calls): `format(n)` / `format(n, spec)` of a tensor size or of an int/float argument
+    (AsPythonConstantNotImplementedError), and an f-string field with a numeric format spec (`{h:d}`, `{n:04d}`,
+    `{w / 2:.1f}`) of a tensor size or arithmetic on one (Dynamo turns the size into text first, then applies
+    the spec: "Unknown format code 'd' for object of type 'str'"). An argument with a spec in an f-string
+    skips the frame instead (GB447); a spec without a type (`{n:>5}`) specialises the size (no failure)."""
+    if not reaches_entry_values(ctx) or built_only_on_failure(node, ctx):
+        return None
+    t = type(node)
+    if t is cst.Call:
+        if type(node.func) is not cst.Name or node.func.value != "format" or call_name(node, ctx) != "format":
+            return None
+        arg = argument(node, 0)
+        if arg is not None and (number_argument(arg, ctx) or mentions_dynamic_size(arg, ctx)):
+            return arg
+        return None
+    if t is cst.FormattedString:
+        for part in node.parts:
+            if type(part) is not cst.FormattedStringExpression or not part.format_spec:
+                continue
+            spec = "".join(p.value for p in part.format_spec if type(p) is cst.FormattedStringText)
+            if spec and spec[-1] in _NUMERIC_FORMAT_TYPES and mentions_dynamic_size(part.expression, ctx):
+                return part.expression
+    return None
 
 
 class NumberFormatFailsDynamo(Rule):
@@ -78,7 +111,7 @@ class M(torch.nn.Module):
     )
 
     def _check(self, node: cst.CSTNode, ctx) -> None:  # noqa: ANN001
-        subject = format_crash(node, ctx)
+        subject = _format_crash(node, ctx)
         if subject is not None and not dead_under_dynamo(ctx, node):
             ctx.report(node, self.message.format(code=ctx.code_for(node), subject=ctx.code_for(subject)))
 
