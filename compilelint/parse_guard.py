@@ -3,17 +3,22 @@ indentation it rejects.
 
 LibCST parses in native code that no signal interrupts. Measured with libcst 1.9 on Python 3.11
 (benchmarks/fuzz.py generates these shapes; tests/test_robustness_parse.py holds the limits):
-- nesting overflows its stack: from about 1,270 nested parentheses the process dies with SIGSEGV, and
-  nested calls take polynomial time long before (`f(f(...))` 300 deep: 0.9 s, 1,000 deep: 10.7 s);
+- nesting overflows its stack: from about 1,270 nested parentheses, or a 10,000-term `a + a + ...`, the
+  process dies with SIGSEGV; nested calls take polynomial time long before (`f(f(...))` 300 deep: 0.9 s,
+  1,000 deep: 10.7 s);
 - chains that nest the tree without brackets take polynomial time: `x[0][0]...` 1,000 long 1.2 s, 3,000
-  long 33 s; `a + a + ...` 3,000 terms 3.3 s, 100,000 terms over 300 s.
+  long 33 s; `a + a + ...` 3,000 terms 3.3 s, 100,000 terms over 300 s;
+- more than 3,000 adjacent string literals (`"a" "b" ...`, which Python joins into one) are a syntax error;
+- `a and a and ...`, one flat node to Python, nests one level per operator in LibCST: 64,000 terms crashed it.
 CPython's own parser, which the analyzer runs anyway and which is linear and guarded, rejects more than
 200 nested brackets ("too many nested parentheses") and expressions about 3,000 deep (RecursionError), so
 neither is valid Python. Within what CPython accepts, an expression deeper than MAX_EXPRESSION_DEPTH (a
 third of CPython's limit; the deepest in 9,531 files of installed packages, numpy, sympy, torch and timm
-included, is 566, in generated sympy tables) is reported as E005 rather than parsed. Where CPython cannot
-parse a file (a syntax error, or syntax newer than the running Python), the same two limits are checked
-on its tokens.
+included, is 566, in generated sympy tables) and more adjacent literals than LibCST takes are reported as
+E005 rather than parsed. Where CPython cannot parse a file (a syntax error, or syntax newer than the
+running Python), the same limits are checked on its tokens. (One shape gets through halfway: before Python
+3.12 the tokenize module sees `f'{f'{...}'}'`, which nests quotes as only 3.12 allows, as half as many
+brackets, so LibCST may be handed up to about 400 such levels: about 2 s, no crash.)
 """
 
 from __future__ import annotations
@@ -26,12 +31,13 @@ from dataclasses import dataclass
 
 MAX_BRACKET_DEPTH = 200  # CPython's tokenizer limit (MAXLEVEL in Parser/tokenizer.h)
 MAX_EXPRESSION_DEPTH = 1000
+LIBCST_MAX_STRING_PIECES = 3000  # adjacent literals ("a" "b" ...): LibCST 1.9 reports a syntax error beyond
 
 _OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
-# Operators that nest the tree one level per use: binary and unary arithmetic and bitwise operators, the
-# attribute dot. Comparisons and `and`/`or` make one flat node, so they do not count.
+# Operators that nest LibCST's tree one level per use: binary and unary arithmetic and bitwise operators, the
+# attribute dot, `and`/`or` (flat in Python's tree, nested in LibCST's). Comparisons make one flat node.
 _NESTING_OPS = frozenset("+ - * / // % @ ** << >> & | ^ ~ .".split())
-_NESTING_KEYWORDS = frozenset({"not", "else", "lambda", "await"})
+_NESTING_KEYWORDS = frozenset({"not", "else", "lambda", "await", "and", "or"})
 _CHAIN_BREAKS = frozenset({",", ";", "="})
 
 
@@ -66,11 +72,33 @@ def too_complex(source: bytes, parsed: PythonParse) -> tuple[int, str] | None:
     return _token_limits(source)
 
 
-def _line_starts(source: bytes) -> list[int]:
-    starts = [0]
-    for line in source.splitlines(keepends=True):  # bytes split on \n, \r\n and \r only, as Python's lines
-        starts.append(starts[-1] + len(line))
-    return starts
+class _Spans:
+    """Byte spans of nodes in the source (ast columns are UTF-8 byte offsets; the line starts are computed
+    the first time a node spans several lines)."""
+
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self._starts: list[int] | None = None
+
+    def _offset(self, line: int, col: int) -> int | None:
+        if self._starts is None:
+            self._starts = [0]
+            for text in self.source.splitlines(keepends=True):  # bytes split on \n, \r\n and \r, as Python
+                self._starts.append(self._starts[-1] + len(text))
+        return self._starts[line - 1] + col if 0 < line <= len(self._starts) else None
+
+    def length(self, node: ast.expr) -> int:
+        """Bytes from the node's start to its end (large where positions are missing: then it is examined)."""
+        if node.end_lineno is None or node.end_col_offset is None:
+            return len(self.source)
+        if node.end_lineno == node.lineno:
+            return node.end_col_offset - node.col_offset
+        start, end = self._offset(node.lineno, node.col_offset), self._offset(node.end_lineno, node.end_col_offset)
+        return len(self.source) if start is None or end is None else end - start
+
+    def text(self, node: ast.expr) -> bytes:
+        start, end = self._offset(node.lineno, node.col_offset), self._offset(node.end_lineno, node.end_col_offset)
+        return self.source[start:end] if start is not None and end is not None else b""
 
 
 def _deep_expression(source: bytes, tree: ast.Module) -> tuple[int, str] | None:
@@ -78,7 +106,7 @@ def _deep_expression(source: bytes, tree: ast.Module) -> tuple[int, str] | None:
     depth limit in bytes: each level of an expression takes at least one byte of its own (an operator, a
     dot, a name), so a shorter one cannot be that deep. Ordinary files walk no expression at all."""
     threshold = MAX_EXPRESSION_DEPTH // 2
-    starts: list[int] | None = None
+    spans = _Spans(source)
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
@@ -86,35 +114,51 @@ def _deep_expression(source: bytes, tree: ast.Module) -> tuple[int, str] | None:
             if not isinstance(child, ast.expr):
                 stack.append(child)
                 continue
-            end_line, end_col = child.end_lineno, child.end_col_offset
-            if end_line is None or end_col is None:
-                span = threshold
-            elif end_line == child.lineno:
-                span = end_col - child.col_offset
-            else:
-                if starts is None:
-                    starts = _line_starts(source)
-                if end_line >= len(starts):
-                    span = threshold
-                else:
-                    span = starts[end_line - 1] + end_col - starts[child.lineno - 1] - child.col_offset
-            if span >= threshold:
-                depth = _expression_depth(child)
-                if depth > MAX_EXPRESSION_DEPTH:
-                    return child.lineno, (f"an expression {depth} levels deep (a chain of operators, calls, "
-                                          f"subscripts or attributes; the limit is {MAX_EXPRESSION_DEPTH})")
+            if spans.length(child) < threshold:
+                continue
+            depth, strings = _expression_depth(child)
+            if depth > MAX_EXPRESSION_DEPTH:
+                return child.lineno, (f"an expression {depth} levels deep (a chain of operators, calls, "
+                                      f"subscripts or attributes; the limit is {MAX_EXPRESSION_DEPTH})")
+            for string in strings:  # each adjacent literal takes at least two bytes
+                if spans.length(string) > 2 * LIBCST_MAX_STRING_PIECES and \
+                        _string_pieces(spans.text(string)) > LIBCST_MAX_STRING_PIECES:
+                    return string.lineno, _too_many_pieces()
     return None
 
 
-def _expression_depth(root: ast.expr) -> int:
+def _expression_depth(root: ast.expr) -> tuple[int, list[ast.expr]]:
+    """The depth of an expression in expression nodes, and its string literals (which LibCST, unlike Python,
+    nests one level per adjacent piece: `"a" "b" "c"`)."""
     deepest = 0
+    strings: list[ast.expr] = []
     stack = [(root, 1)]
     while stack:
         node, depth = stack.pop()
         deepest = max(deepest, depth)
+        if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))):
+            strings.append(node)
+            continue
+        # `a and b and c` is one node to Python and a nest of two to LibCST (one per operator)
+        below = depth + (len(node.values) - 1 if isinstance(node, ast.BoolOp) else 1)
         for child in ast.iter_child_nodes(node):
-            stack.append((child, depth + isinstance(child, ast.expr)))
-    return deepest
+            stack.append((child, below if isinstance(child, ast.expr) else depth))
+    return deepest, strings
+
+
+def _string_pieces(text: bytes) -> int:
+    pieces = 0
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text.decode("utf-8", "replace")).readline):
+            pieces += tok.type == tokenize.STRING or tok.type == getattr(tokenize, "FSTRING_START", -1)
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        pass
+    return pieces
+
+
+def _too_many_pieces() -> str:
+    return (f"more than {LIBCST_MAX_STRING_PIECES} adjacent string literals in one expression (LibCST's parser "
+            "rejects them; Python joins them into one)")
 
 
 def _token_limits(source: bytes) -> tuple[int, str] | None:
@@ -122,7 +166,7 @@ def _token_limits(source: bytes) -> tuple[int, str] | None:
     the operators that nest the tree (`a + b * c`: 2) since the last comma, semicolon, `=` or statement
     end at the same bracket level, and calls or subscripts that follow an operand; it over-counts (the
     operators of `a*b + c*d` nest 2 deep, not 3), which only errs on the side of not parsing."""
-    depth, chains = 0, [0]
+    depth, chains, pieces = 0, [0], 0
     previous: tokenize.TokenInfo | None = None
     try:
         for tok in tokenize.tokenize(io.BytesIO(source).readline):
@@ -144,6 +188,12 @@ def _token_limits(source: bytes) -> tuple[int, str] | None:
                 chains[-1] += 1
             elif op in _CHAIN_BREAKS or kind == tokenize.NEWLINE:
                 chains[-1] = 0
+            if kind == tokenize.STRING or kind == getattr(tokenize, "FSTRING_START", -1):
+                pieces += 1
+                if pieces > LIBCST_MAX_STRING_PIECES:
+                    return tok.start[0], _too_many_pieces()
+            elif kind not in (tokenize.NL, tokenize.COMMENT):
+                pieces = 0
             if chains[-1] > MAX_EXPRESSION_DEPTH or (len(chains) > 1 and chains[-2] > MAX_EXPRESSION_DEPTH):
                 return tok.start[0], (f"a chain of more than {MAX_EXPRESSION_DEPTH} operators, calls, "
                                       "subscripts or attributes in one expression")

@@ -16,6 +16,7 @@ import collections
 import multiprocessing
 import os
 import signal
+import sys
 import time
 import traceback
 from dataclasses import dataclass
@@ -42,6 +43,8 @@ class WorkerStartError(RuntimeError):
 
 def _die_with_parent(parent: int) -> None:
     """Ask Linux to SIGKILL this process when its parent dies (a SIGKILLed parent runs no cleanup)."""
+    if not sys.platform.startswith("linux"):
+        return
     try:
         import ctypes
 

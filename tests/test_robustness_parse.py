@@ -50,6 +50,7 @@ PATHOLOGICAL = {
     "lambda-1500": "x = " + "lambda: " * 1500 + "1\n",
     "power-2000": "x = " + " ** ".join(["a"] * 2000) + "\n",
     "fstrings-1000": "x = " + "f'{" * 1000 + "1" + "}'" * 1000 + "\n",
+    "adjacent-strings-5000": "x = " + " ".join(["'s'"] * 5000) + "\n",
 }
 
 
@@ -86,12 +87,17 @@ def test_depth_limit_is_exact_and_real_code_is_far_below_it():
     def chain(depth: int) -> bytes:  # `a + a + ... + a`: n - 1 BinOps over Names is n levels deep
         return ("x = " + " + ".join(["a"] * depth) + "\n").encode()
 
-    assert parse_guard._expression_depth(parse_guard.parse_python(chain(DEPTH)).tree.body[0].value) == DEPTH
+    assert parse_guard._expression_depth(parse_guard.parse_python(chain(DEPTH)).tree.body[0].value)[0] == DEPTH
     at_limit = analyze_source("at.py", chain(DEPTH), RULES, "at", False)
     assert at_limit.summary is not None and not at_limit.findings
     over = analyze_source("over.py", chain(DEPTH + 1), RULES, "over", False)
     assert [f.code for f, _, _ in over.findings] == ["E005"]
     assert f"{DEPTH + 1} levels deep" in over.findings[0][0].message
+    # adjacent string literals: one constant to Python, a nest to LibCST, which takes 3,000 and no more
+    pieces = parse_guard.LIBCST_MAX_STRING_PIECES
+    assert analyze_source("s.py", ("x = " + " ".join(["'s'"] * pieces) + "\n").encode(), RULES, "s", False).summary
+    too_many = analyze_source("s.py", ("x = " + " ".join(["'s'"] * (pieces + 1)) + "\n").encode(), RULES, "s", False)
+    assert [f.code for f, _, _ in too_many.findings] == ["E005"]
     # a long but shallow statement (a table) is not an expression chain
     table = ("TABLE = [" + ", ".join(f"({i}, {i} * 2, 'x{i}')" for i in range(20_000)) + "]\n").encode()
     assert analyze_source("table.py", table, RULES, "table", False).summary is not None
