@@ -105,7 +105,10 @@ class Coverage:
             if event == "line":
                 n = frame.f_lineno
                 if header:
-                    lines.update(range(header.pop(), n))
+                    first = header.pop()
+                    lines.update(range(first, n))
+                    for h in range(first, n):  # the function's decorators and `def` line(s): run by this call
+                        counts[h] = counts.get(h, 0) + 1
                 lines.add(n)
                 counts[n] = counts.get(n, 0) + 1
                 if n in wanted and (filename, n) not in grab:
@@ -397,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
         t = _stage("trace")
         tr = observe.run_trace(model, sets, is_user_file=is_user_file)
         _done("trace", t, {"error": tr.error, "diverged": tr.diverged, "divergence": tr.divergence[:500],
-                           "graph_lines": tr.graph_lines,
+                           "graph_lines": tr.graph_lines, "failure_frames": [list(f) for f in tr.failure_frames[:20]],
                            "warnings": [{"message": m[:300], "file": f, "line": n, "user_frame": list(u) if u else None}
                                         for (m, f, n), u in zip(tr.warnings, tr.warning_user_frames)]})
     if "export" in enabled and not export_first:

@@ -237,6 +237,10 @@ def run_script(obj: Any, call_inputs: list[tuple] | None = None) -> ScriptReport
     return ScriptReport(ok=True)
 
 
+# A frame of TorchScript's "Traceback of TorchScript" for a traced graph: `/path/model.py(215): forward`.
+_INTERPRETER_FRAME = re.compile(r"^(\S.*?)\((\d+)\): \S+$", re.MULTILINE)
+
+
 @dataclass
 class TraceReport:
     warnings: list[tuple[str, str, int]] = field(default_factory=list)  # (message, file, line)
@@ -247,6 +251,9 @@ class TraceReport:
     divergence: str = ""
     error: str | None = None
     graph_lines: dict[str, dict[str, int]] = field(default_factory=dict)  # {file: {line: nodes recorded there}}
+    # where the traced graph failed on another input set: the frames TorchScript's interpreter names for the failing
+    # op (the Python lines that recorded it, innermost first), e.g. a `view` sized by a value the trace froze
+    failure_frames: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def frozen(self) -> bool:
@@ -345,6 +352,9 @@ def run_trace(obj: Any, input_sets: list[tuple], *, is_user_file: Callable[[str]
                 report.diverged = True
                 first = next((ln for ln in str(err).splitlines() if ln.strip()), "")
                 report.divergence = f"input set {i}: {side} call failed: {type(err).__name__}: {first}"
+                if side == "traced":
+                    report.failure_frames = [(m.group(1), int(m.group(2))) for m in
+                                             _INTERPRETER_FRAME.finditer(str(err))]
                 _restore(state)
                 return report
         if side == "eager":

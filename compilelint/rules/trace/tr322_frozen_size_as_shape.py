@@ -19,7 +19,7 @@ class FrozenSizeAsShape(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "error"
-    message = "`{name}` was frozen by the trace: this shape fails on inputs of another size"
+    message = "`{name}` was frozen by the trace: this shape is wrong, or fails, for inputs of another size"
     doc = RuleDoc(
         what=("Flags `view`/`reshape`/`expand`/`new_zeros`/`torch.zeros`/`torch.arange`/`F.interpolate(size=...)` "
               "and similar whose sizes come from a size the trace already turned into a Python number "
@@ -28,8 +28,8 @@ class FrozenSizeAsShape(Rule):
              "shape op takes effect lines later: on an input of another size the traced graph builds the "
              "example's shape and raises (`shape '[2, -1]' is invalid for input of size 16`) or computes on the "
              "wrong slice. The error points at this line, not at the conversion."),
-        example="n = int(x.shape[0] / 2)\nreturn x.view(n, -1)",
-        use_instead="n = x.shape[0] // 2  # size arithmetic stays traced\nreturn x.view(n, -1)",
+        example="n = int(x.shape[0] / 2)\nreturn x.reshape(n, 2 * x.shape[1])",
+        use_instead="n = x.shape[0] // 2  # size arithmetic stays traced\nreturn x.reshape(n, 2 * x.shape[1])",
         fix_safety="No fix: the conversion is what changes (TR311).",
     )
     bad = (
@@ -38,7 +38,7 @@ import torch
 class M(torch.nn.Module):
     def forward(self, x):
         n = int(x.shape[0] / 2)
-        return x.view(n, -1)  # <-
+        return x.reshape(n, x.shape[1] * 2)  # <-
 ''', inputs="[(torch.ones(4, 2),), (torch.ones(8, 2),)]"),
     )
     good = (
@@ -47,7 +47,7 @@ import torch
 class M(torch.nn.Module):
     def forward(self, x):
         n = x.shape[0] // 2
-        return x.view(n, -1)
+        return x.reshape(n, x.shape[1] * 2)
 ''', inputs="[(torch.ones(4, 2),), (torch.ones(8, 2),)]"),
     )
 
