@@ -179,6 +179,20 @@ def test_an_unwritable_folder_is_a_message_and_the_run_goes_on(tmp_path):
     assert sorted(p.name for p in locked.iterdir()) == ["m.py"]
 
 
+def test_a_file_we_may_not_write_is_a_message(tmp_path):
+    """Write bits set, but not for us (someone else's 0644 file): a message, not a traceback."""
+    prefix = _without_root()
+    if prefix is None or os.geteuid() != 0:
+        pytest.skip("needs root (to give the file to someone else) and `unshare -U` (to then be refused)")
+    theirs = tmp_path / "theirs.py"
+    theirs.write_text(PRINTS)
+    os.chown(theirs, 12345, 12345)
+    proc = run_fix(theirs, prefix=prefix)
+    assert theirs.read_text() == PRINTS
+    assert f"{theirs}: fixes not written: no permission to write it" in proc.stderr, proc.stderr
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+
+
 def test_someone_elses_writable_file_is_written_in_place(tmp_path, monkeypatch):
     """Where the temporary copy cannot be given the file's owner, the bytes go into the file itself."""
     target = tmp_path / "m.py"
