@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from compilelint.analysis.globals import ModuleGlobals, module_globals
-from compilelint.analysis.dynamo import ModuleFacts, call_name, dead_under_trace, off_flag_branch
-from compilelint.semantic.paths import behind_default_off_flag, on_training_path
+from compilelint.semantic.calls import call_name
+from compilelint.semantic.module_facts import ModuleFacts
+from compilelint.semantic.paths import behind_default_off_flag, dead_under_trace, off_flag_branch, on_training_path
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of, statement_lines

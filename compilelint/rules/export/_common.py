@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.dynamo import dead_under_export
 from compilelint.rules.base import Rule
+from compilelint.semantic.paths import dead_under_export
 
 
 class ExportRule(Rule):

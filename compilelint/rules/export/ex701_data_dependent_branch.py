@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.dynamo import condition_reads_tensor
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ConditionExportRule
 from compilelint.rules.trace._util import in_condition
+from compilelint.semantic.breaks import condition_reads_tensor
 
 
 class ExportDataDependentBranch(ConditionExportRule):

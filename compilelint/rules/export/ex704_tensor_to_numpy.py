@@ -5,10 +5,10 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.analysis.dynamo import runtime_kind
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ExportRule
+from compilelint.semantic.frames import runtime_kind
 
 
 class ExportTensorToNumpy(ExportRule):

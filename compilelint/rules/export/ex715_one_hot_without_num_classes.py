@@ -4,9 +4,9 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.analysis.dynamo import one_hot_without_num_classes
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ExportRule
+from compilelint.semantic.calls import one_hot_without_num_classes
 from compilelint.torchapi.shapes import ONE_HOT
 
 

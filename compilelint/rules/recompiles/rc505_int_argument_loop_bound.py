@@ -4,8 +4,8 @@ import libcst as cst
 
 from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.recompiles._common import is_frame_entry
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.frames import is_frame_entry
 
 
 class IntArgumentLoopBound(Rule):

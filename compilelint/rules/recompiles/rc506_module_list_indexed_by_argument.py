@@ -3,8 +3,8 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.recompiles._common import is_frame_entry
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.frames import is_frame_entry
 
 
 class ModuleListIndexedByArgument(Rule):

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.dynamo import self_attrs_kept_bounded
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.attributes import self_attrs_kept_bounded
 
 _GROW = {"append", "extend", "insert", "appendleft", "extendleft"}
 

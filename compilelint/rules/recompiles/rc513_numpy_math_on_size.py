@@ -3,8 +3,23 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.analysis.dynamo import numpy_size_argument
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.calls import call_name
+from compilelint.semantic.frames import mentions_dynamic_size, reaches_entry_values
+
+
+def _numpy_size_argument(call: cst.Call, ctx) -> cst.BaseExpression | None:  # noqa: ANN001
+    """The first argument of a NumPy call (not numpy.random) in a compiled frame's entry that is, or is computed
+    from, a tensor size (`np.ceil(h / 32)`, `np.sqrt(n)`, `np.prod(x.shape)`). NumPy on a size specialises
+    it: every distinct size recompiles (verified on 2.13: np.ceil/floor/sqrt/log2/round/maximum/prod, five
+    sizes, four recompiles each; math.ceil, math.prod, round, max and // on the same sizes: one)."""
+    name = call_name(call, ctx)
+    if not name.startswith("numpy.") or name.startswith("numpy.random") or not reaches_entry_values(ctx):
+        return None
+    for arg in call.args:
+        if mentions_dynamic_size(arg.value, ctx):
+            return arg.value
+    return None
 
 
 class NumpyMathOnSize(Rule):
@@ -87,6 +102,6 @@ class M(torch.nn.Module):
     )
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        size = numpy_size_argument(node, ctx)
+        size = _numpy_size_argument(node, ctx)
         if size is not None:
             ctx.report(node, self.message.format(code=ctx.code_for(node), size=ctx.code_for(size)))

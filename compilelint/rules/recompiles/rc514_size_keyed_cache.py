@@ -3,8 +3,37 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.analysis.dynamo import size_keyed_lookup
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.attributes import dict_attribute
+from compilelint.semantic.frames import dynamic_size, reaches_entry_values
+
+
+def _size_key(expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
+    """A size, a shape, or a tuple holding a size: a dict key Dynamo must specialise to look up."""
+    if type(expr) is cst.Tuple:
+        return any(_size_key(e.value, ctx) for e in expr.elements)
+    return dynamic_size(expr, ctx, True)
+
+
+def _size_keyed_lookup(node: cst.CSTNode, ctx) -> cst.BaseExpression | None:  # noqa: ANN001
+    """The key, when `node` looks a tensor size up in a dict attribute of the module (`self.cache[(h, w)]`,
+    `(h, w) in self.cache`, `self.cache.get(n)` / `.setdefault(n, ...)`) in a compiled frame's entry. The lookup
+    specialises the size: every new size recompiles (verified on 2.13: tuple, int and .get keys, five sizes, four
+    recompiles each; one without the cache)."""
+    if not reaches_entry_values(ctx):
+        return None
+    t = type(node)
+    if t is cst.Subscript and dict_attribute(node.value, ctx) and len(node.slice) == 1 and type(node.slice[0].slice) is cst.Index:
+        key = node.slice[0].slice.value
+        return key if _size_key(key, ctx) else None
+    if t is cst.Comparison and len(node.comparisons) == 1 and type(node.comparisons[0].operator) in (cst.In, cst.NotIn):
+        if dict_attribute(node.comparisons[0].comparator, ctx) and _size_key(node.left, ctx):
+            return node.left
+        return None
+    if t is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in ("get", "setdefault", "pop"):
+        if dict_attribute(node.func.value, ctx) and node.args and _size_key(node.args[0].value, ctx):
+            return node.args[0].value
+    return None
 
 
 class SizeKeyedCache(Rule):
@@ -78,7 +107,7 @@ class M(torch.nn.Module):
         self._seen: set[str] = set()
 
     def _check(self, node: cst.CSTNode, ctx) -> None:  # noqa: ANN001
-        key = size_keyed_lookup(node, ctx)
+        key = _size_keyed_lookup(node, ctx)
         if key is None:
             return
         if ctx.function is not self._function:

@@ -3,9 +3,33 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.analysis.dynamo import specialised_argument
+from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.calls import call_name
+from compilelint.semantic.frames import number_argument, reaches_entry_values
 from compilelint.torchapi.shapes import SPECIALISED_METHOD_PARAMS, SPECIALISED_PARAMS
+
+
+def _specialised_argument(call: cst.Call, ctx) -> tuple[str, str] | None:  # noqa: ANN001
+    """(parameter, op parameter) when a number argument of the frame's entry (number_argument) is passed
+    directly as an op parameter that Dynamo specialises (SPECIALISED_PARAMS)."""
+    if not reaches_entry_values(ctx):
+        return None
+    func = call.func
+    params = SPECIALISED_PARAMS.get(call_name(call, ctx))
+    if params is None and type(func) is cst.Attribute and ctx.facts.kind(func.value) is Kind.TENSOR:
+        params = SPECIALISED_METHOD_PARAMS.get(func.attr.value)
+    if params is None:
+        return None
+    positional = [a for a in call.args if a.keyword is None and a.star == ""]
+    for pos, keyword in params:
+        arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == keyword), None)
+        if arg is None and pos < len(positional):
+            arg = positional[pos].value
+        name = number_argument(arg, ctx) if arg is not None else None
+        if name:
+            return name, keyword
+    return None
 
 
 class ArgumentSpecialisedByOp(Rule):
@@ -94,6 +118,6 @@ class M(torch.nn.Module):
     )
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        found = specialised_argument(node, ctx)
+        found = _specialised_argument(node, ctx)
         if found:
             ctx.report(node, self.message.format(code=ctx.code_for(node), param=found[0], what=found[1]))

@@ -3,8 +3,26 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.analysis.dynamo import constant_size_argument
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.calls import argument, call_name
+from compilelint.semantic.frames import mentions_dynamic_size, reaches_entry_values
+
+
+def _constant_size_argument(call: cst.Call, ctx) -> cst.BaseExpression | None:  # noqa: ANN001
+    """The argument of `torch.as_tensor(...)` or `hash(...)` in a compiled frame's entry when it is, or is built
+    from, a tensor size or shape (`torch.as_tensor([w, h, w, h])`, `hash(tuple(x.shape))`). Both specialise the
+    size: every distinct size recompiles (verified on 2.13, four sizes, three recompiles each, with a shape slice,
+    a list of sizes, a size with dtype/device, size arithmetic; `torch.tensor([w, h])` of the same sizes: one)."""
+    name = call_name(call, ctx)
+    if name not in ("torch.as_tensor", "hash") or not reaches_entry_values(ctx):
+        return None
+    arg = argument(call, 0, "data") if name == "torch.as_tensor" else argument(call, 0)
+    if arg is None:
+        return None
+    inner = arg
+    if type(inner) is cst.Call and type(inner.func) is cst.Name and inner.func.value in ("tuple", "list") and inner.args:
+        inner = inner.args[0].value
+    return arg if mentions_dynamic_size(inner, ctx) else None
 
 
 class SizeMadeConstant(Rule):
@@ -85,6 +103,6 @@ class M(torch.nn.Module):
     )
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
-        size = constant_size_argument(node, ctx)
+        size = _constant_size_argument(node, ctx)
         if size is not None:
             ctx.report(node, self.message.format(code=ctx.code_for(node), size=ctx.code_for(size)))

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.dynamo import runtime_kind
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.frames import runtime_kind
 
 _SIZES = (Kind.SIZE, Kind.SHAPE)  # what facts.is_shape_dependent means, at run time
 
