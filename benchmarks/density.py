@@ -1,11 +1,12 @@
 """Findings per 1,000 lines on whole real libraries, with the default configuration.
 
-    python benchmarks/density.py [--json FILE] [--select CODES]
+    python benchmarks/density.py [--json FILE] [--select CODES] [--targets all]
 
 Each library's wheel is downloaded once (`pip download --no-deps`, cached in ~/.cache/compilelint-density) and
 its package folder is linted as a user would lint it (`compilelint --no-cache <package>`, the defaults; nothing
 is imported). Reports per library: lines, findings, findings per 1,000 lines, the share of flagged lines that
-carry more than one finding, and the findings by family.
+carry more than one finding, and the findings by family. `--targets all` adds the TorchScript and trace rules that
+the default ("auto") leaves off in a library that never calls torch.jit: the figures from before that default.
 """
 
 from __future__ import annotations
@@ -43,16 +44,18 @@ def package_root(dist: str, version: str, package: str) -> str:
     return target
 
 
-def lint(root: str, package: str, select: str | None) -> list[dict]:
+def lint(root: str, package: str, select: str | None, targets: str | None = None) -> list[dict]:
     cmd = [sys.executable, "-m", "compilelint", "--no-cache", "--exit-zero", "--output-format", "json", package]
     if select:
         cmd += ["--select", select]
+    if targets:
+        cmd += ["--targets", targets]
     out = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=True).stdout
     data = json.loads(out)
     return data["findings"] if isinstance(data, dict) else data
 
 
-def measure(select: str | None = None) -> dict:
+def measure(select: str | None = None, targets: str | None = None) -> dict:
     result = {}
     for dist, (version, package) in LIBRARIES.items():
         root = package_root(dist, version, package)
@@ -60,7 +63,7 @@ def measure(select: str | None = None) -> dict:
         for path in glob.glob(os.path.join(root, package, "**", "*.py"), recursive=True):
             with open(path, encoding="utf-8", errors="replace") as fh:
                 lines += sum(1 for _ in fh)
-        findings = lint(root, package, select)
+        findings = lint(root, package, select, targets)
         per_line = Counter((f["path"], f["line"]) for f in findings)
         families = Counter(f["code"].rstrip("0123456789") for f in findings)
         result[dist] = {
@@ -77,8 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--select", help="rule codes or prefixes, as for compilelint --select")
+    parser.add_argument("--targets", help="as for compilelint --targets (default: the default, auto)")
     ns = parser.parse_args(argv)
-    result = measure(ns.select)
+    result = measure(ns.select, ns.targets)
     print("| library | version | lines | findings | per 1,000 lines | flagged lines with >1 finding | by family |")
     print("|---|---|---:|---:|---:|---:|---|")
     for dist, r in result.items():

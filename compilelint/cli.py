@@ -12,9 +12,10 @@ import click
 
 from compilelint import __version__
 from compilelint.atomic import write_atomic
-from compilelint.config import Config, ConfigError, check_selectors, find_vcs_root, load_config
-from compilelint.findings import TARGETS
-from compilelint.report import FORMATS
+from compilelint.config import (ALL, AUTO, Config, ConfigError, check_selectors, check_targets, default_config,
+                                find_vcs_root, load_config)
+from compilelint.findings import SEVERITIES, TARGETS
+from compilelint.report import FORMATS, PROBE_FORMATS
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -65,6 +66,21 @@ def _number_check(minimum: float, maximum: float, *, above: bool = False, note: 
     return check
 
 
+def _targets_check(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    """`--targets dynamo,export`, `--target dynamo --target export`, `--targets all`, `--targets auto`."""
+    if not values:
+        return ()
+    try:
+        return tuple(check_targets(_split(values), "--targets"))
+    except ConfigError as err:
+        raise click.BadParameter(str(err).removeprefix("--targets: ").removeprefix("--targets "), ctx, param) from None
+
+
+# As ruff: --output-format full (the default; "text" is the same) or concise, and machine formats.
+CHECK_FORMATS = ("full", "concise", "text", "json", "sarif", "github", "html")
+_SEVERITY_RANK = {name: rank for rank, name in enumerate(reversed(SEVERITIES))}  # note 0, warning 1, error 2
+
+
 def _torch_version_check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     from compilelint.config import check_torch_version
 
@@ -87,10 +103,16 @@ def main() -> None:
 @click.option("--select", multiple=True, help="Rule codes or prefixes to enable (comma-separated). Default: ALL.")
 @click.option("--extend-select", multiple=True, help="Codes or prefixes to enable on top of the selection.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
-@click.option("--target", "targets", multiple=True, type=click.Choice(TARGETS),
-              help="Compile paths you use; rules for other paths are off (repeatable).")
-@click.option("--output-format", type=click.Choice(sorted(FORMATS)), default="text", show_default=True)
+@click.option("--targets", "--target", "targets", multiple=True, callback=_targets_check,
+              metavar="auto|all|" + ",".join(TARGETS),
+              help="Compile paths to check (comma-separated or repeated). Default auto: dynamo, recompile and "
+                   "export, plus torchscript and trace where the tree uses torch.jit; all: every one.")
+@click.option("--output-format", type=click.Choice(CHECK_FORMATS), default="full", show_default=True,
+              help="full (text): a line per finding, with evidence and --show-source; concise: a line per finding.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
+@click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no targets line, no summary.")
+@click.option("--min-severity", type=click.Choice(tuple(reversed(SEVERITIES))), default=None,
+              help="Report only findings at this severity or above (note < warning < error).")
 @click.option("-j", "--jobs", type=int, default=0, callback=_number_check(0, 4096),
               help="Worker processes (default: all cores).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="pyproject.toml to read.")
@@ -98,7 +120,8 @@ def main() -> None:
 @click.option("--exclude", multiple=True, help="Extra exclude patterns.")
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to files named on the command line too.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing them.")
+@click.option("--statistics", is_flag=True,
+              help="Count findings per rule (count, code, fixable, name) instead of listing them; JSON too.")
 @click.option("--show-source", is_flag=True, help="Show the source line of each finding.")
 @click.option("--file-timeout", type=float, default=60.0, show_default=True,
               callback=_number_check(0, 1e6, note=" (0: no limit)"),
@@ -128,7 +151,8 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
           exclude: tuple[str, ...], force_exclude: bool, exit_zero: bool, statistics: bool, show_source: bool,
           file_timeout: float, max_file_size: float, sarif_category: str, fix: bool, unsafe_fixes: bool,
           show_diff: bool, baseline: str | None, write_baseline: str | None, add_noqa: bool, no_cache: bool,
-          cache_dir: str | None, shard: str | None, torch_version: str | None, isolated: bool) -> None:
+          cache_dir: str | None, shard: str | None, torch_version: str | None, isolated: bool, quiet: bool,
+          min_severity: str | None) -> None:
     """Lint PATHS (files or folders; default: the current folder). Never imports or runs them."""
     from compilelint.engine import lint
 
@@ -136,7 +160,7 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
     if isolated and config_path:
         raise click.UsageError("--isolated and --config contradict each other")
     try:
-        config = Config() if isolated else load_config(paths_list[0], config_path)
+        config = default_config() if isolated else load_config(paths_list[0], config_path)
     except ConfigError as err:
         raise click.UsageError(str(err)) from err
     # What baseline fingerprints and SARIF URIs are relative to: the pyproject.toml's folder, else the
@@ -156,7 +180,7 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
     config.ignore += _split(ignore)
     config.exclude += list(exclude)
     if targets:
-        config.targets = list(targets)
+        config.targets, config.targets_from = list(targets), "--targets"
     if torch_version:
         config.torch_version = torch_version
     _check_selection(config)
@@ -224,10 +248,15 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
         click.echo(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.", err=True)
     for missing in result.missing:
         click.echo(f"compilelint: {missing}: no such file or directory", err=True)
+    if min_severity:
+        floor = _SEVERITY_RANK[min_severity]
+        result.findings = [f for f in result.findings if _SEVERITY_RANK.get(f.severity, 1) >= floor]
     render = FORMATS[output_format]
-    text = render(result.findings, files=len(result.files), root=identity_root,
+    # SARIF URIs are resolved by code scanning against the repository's top, wherever the project root is
+    uri_root = find_vcs_root(paths_list[0]) or identity_root
+    text = render(result.findings, files=len(result.files), root=identity_root, uri_root=uri_root,
                   rule_codes=result.rule_codes, show_source=show_source, statistics=statistics,
-                  category=sarif_category)
+                  category=sarif_category, quiet=quiet, targets_note=result.targets_note, targets=result.targets)
     _emit(text, output)
     if result.missing:
         sys.exit(EXIT_ERROR)
@@ -271,7 +300,7 @@ def rules_command(output_format: str) -> None:
 @main.command("probe")
 @click.argument("targets", nargs=-1)
 @click.option("--device", default="cpu", show_default=True, type=click.Choice(["cpu", "cuda"]))
-@click.option("--output-format", type=click.Choice(sorted(FORMATS)), default="text", show_default=True)
+@click.option("--output-format", type=click.Choice(PROBE_FORMATS), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
 @click.option("--timeout", type=float, default=600.0, show_default=True, callback=_number_check(0, 1e6, above=True),
               help="Seconds allowed per target.")
@@ -286,7 +315,8 @@ def rules_command(output_format: str) -> None:
                    "else torch's default.")
 @click.option("-j", "--jobs", type=int, default=1, show_default=True, callback=_number_check(1, 4096),
               help="Targets probed at once (each in its own process; timings are cleaner with 1).")
-@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a TTY).")
+@click.option("--progress/--no-progress", default=None,
+              help="Each target's stage on stderr as it runs (default: when stderr is a terminal).")
 @click.option("--sarif-category", default="compilelint/probe", show_default=True,
               help="SARIF automationDetails id, so probe and static uploads do not replace each other.")
 @click.option("--scope", "scope", multiple=True, metavar="PACKAGE|DIR|all",
@@ -300,7 +330,7 @@ def probe_command(targets: tuple[str, ...], device: str, output_format: str, out
     """Run TARGETs (path/to/file.py:factory or package.module:factory, or [tool.compilelint.probe] targets)
     under real torch, each in its own child process, and mark each static finding confirmed,
     not-reproduced or not-exercised; report what torch found that no rule predicted."""
-    from compilelint.runtime_probe.probe import exit_code, probe, progress_printer, render
+    from compilelint.runtime_probe.probe import enabled_checks, exit_code, probe, progress_printer, render
     from compilelint.runtime_probe.scope import ScopeError, resolve
 
     try:
@@ -309,6 +339,8 @@ def probe_command(targets: tuple[str, ...], device: str, output_format: str, out
         raise click.UsageError(str(err)) from err
     if compile_targets:
         config.targets = list(compile_targets)
+    if AUTO in config.targets or ALL in config.targets:  # the probe runs every compile path unless narrowed
+        config.targets = list(TARGETS)
     chosen = list(targets) or list(config.probe_targets)
     base = "." if targets or not config.source else config.root
     if not chosen:
@@ -317,9 +349,11 @@ def probe_command(targets: tuple[str, ...], device: str, output_format: str, out
         scope_dirs = resolve(list(scope), ".") if scope else resolve(config.probe_scope, config.root)
     except ScopeError as err:
         raise click.UsageError(str(err)) from err
-    show = progress if progress is not None else (sys.stderr.isatty() and len(chosen) > 1)
+    # On a terminal: each target's stage as it runs (import, eager, dynamo, script, trace, export, isolate)
+    show = progress if progress is not None else sys.stderr.isatty()
+    printer = progress_printer(checks=enabled_checks(config)) if show else None
     result = probe(chosen, config, device=device, timeout=timeout, memory_mb=memory_mb, base=base, jobs=jobs,
-                   dynamic={"auto": None, "true": True, "false": False}[dynamic], progress=progress_printer() if show else None,
+                   dynamic={"auto": None, "true": True, "false": False}[dynamic], progress=printer,
                    scope=scope_dirs)
     _emit(render(result, output_format, category=sarif_category), output)
     sys.exit(EXIT_CLEAN if exit_zero else exit_code(result))

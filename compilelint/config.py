@@ -7,7 +7,8 @@
     per-file-ignores = {"tests/*" = ["GB"]}
     exclude = ["third_party/"]
     extend-exclude = []
-    targets = ["dynamo", "recompile"]   # a team that never scripts: no TorchScript rules at all
+    targets = "auto"                  # default: dynamo, recompile, export; torchscript and trace where the
+                                      # tree uses them. ["all"]: every target; ["dynamo", "recompile"]: those only
     torch-version = "2.13"            # or target-version: rules whose claim differs by version follow it
 
     [tool.compilelint.probe]
@@ -30,6 +31,34 @@ class ConfigError(ValueError):
     """A setting that cannot be used: reported as a usage error (exit 2)."""
 
 
+AUTO, ALL = "auto", "all"
+# Always on under "auto": the compile paths of current PyTorch. TorchScript and trace (deprecated in torch 2.13,
+# unused by most teams) are added only where the linted tree uses them (compilelint/targets.py).
+AUTO_ALWAYS = ("dynamo", "recompile", "export")
+AUTO_IF_USED = ("torchscript", "trace")
+TARGET_WORDS = (AUTO, ALL)
+
+
+def check_targets(values: list[str], where: str) -> list[str]:
+    """Target names, "auto" or "all" (case-insensitive), as written in the config or on the command line."""
+    out = [v.strip().lower() for v in values]
+    unknown = [v for v, low in zip(values, out) if low not in TARGETS and low not in TARGET_WORDS]
+    if unknown:
+        raise ConfigError(f"{where}: unknown target{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
+                          f"choose from {', '.join(TARGETS)}, or \"auto\" or \"all\"")
+    if not out:
+        raise ConfigError(f"{where} is empty, which turns every rule off; choose from {', '.join(TARGETS)}, "
+                          "or \"auto\" (the default) or \"all\"")
+    return list(dict.fromkeys(out))
+
+
+def candidate_targets(targets: list[str]) -> tuple[str, ...]:
+    """Every target the requested ones may turn on: "auto" may add TorchScript and trace once the tree is read."""
+    if ALL in targets or AUTO in targets:
+        return TARGETS
+    return tuple(t for t in TARGETS if t in targets)
+
+
 @dataclass
 class Config:
     select: list[str] = field(default_factory=lambda: ["ALL"])
@@ -38,7 +67,10 @@ class Config:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     exclude: list[str] = field(default_factory=list)
     extend_exclude: list[str] = field(default_factory=list)
+    # A Config built in code checks every compile path unless told otherwise (a library caller says what it
+    # wants); the command line and pyproject.toml default to ["auto"] (load_config, cli).
     targets: list[str] = field(default_factory=lambda: list(TARGETS))
+    targets_from: str = ""  # where `targets` was set: the report's first line says so
     torch_version: str = "2.13"
     probe_targets: list[str] = field(default_factory=list)
     probe_scope: list[str] = field(default_factory=list)  # packages/folders whose files count as the user's
@@ -46,10 +78,7 @@ class Config:
     source: str | None = None  # the pyproject.toml it came from
 
     def validate(self) -> None:
-        unknown = [t for t in self.targets if t not in TARGETS]
-        if unknown:
-            raise ConfigError(f"unknown target{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
-                              f"choose from {', '.join(TARGETS)}")
+        self.targets = check_targets(self.targets, "targets")
 
     def ignored_for(self, path: str) -> list[str]:
         rel = os.path.relpath(os.path.abspath(path), os.path.abspath(self.root)).replace(os.sep, "/")
@@ -110,9 +139,14 @@ def check_torch_version(value: object, where: str) -> str:
     return value.strip()
 
 
+def default_config() -> Config:
+    """The settings of a run with no configuration (no pyproject.toml, or --isolated): targets "auto"."""
+    return Config(targets=[AUTO], targets_from="default")
+
+
 def load_config(start: str = ".", explicit: str | None = None) -> Config:
     path = explicit or find_pyproject(start)
-    config = Config()
+    config = default_config()
     if path is None:
         return config
     try:
@@ -156,10 +190,14 @@ def load_config(start: str = ".", explicit: str | None = None) -> Config:
     config.exclude = strings("exclude")
     config.extend_exclude = strings("extend-exclude")
     if "targets" in section:
-        config.targets = strings("targets")
-        if not config.targets:
-            raise ConfigError(f"{where} targets is empty, which turns every rule off; "
-                              f"choose from {', '.join(TARGETS)}")
+        value = section["targets"]
+        if isinstance(value, str) and value.strip().lower() in TARGET_WORDS:
+            value = [value]  # targets = "auto" / "all"
+        elif isinstance(value, str):
+            raise ConfigError(f"{where} targets must be \"auto\", \"all\" or a list of target names such as "
+                              f"[\"dynamo\", \"recompile\"] (got {value!r})")
+        config.targets = check_targets(strings("targets", {"targets": value}), f"{where} targets")
+        config.targets_from = os.path.basename(path)
     pfi = section.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
         raise ConfigError(f"{where} per-file-ignores must be a table of patterns to lists of codes "
@@ -186,8 +224,4 @@ def load_config(start: str = ".", explicit: str | None = None) -> Config:
         raise ConfigError(f"{probe_where} unknown key(s): {', '.join(sorted(unknown))}")
     config.probe_targets = strings("targets", probe, probe_where)
     config.probe_scope = strings("scope", probe, probe_where)
-    try:
-        config.validate()
-    except ConfigError as err:
-        raise ConfigError(f"{where} targets: {err}") from None
     return config

@@ -6,6 +6,7 @@ Static mode reads files and parses them; it never imports or executes them, and 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import hashlib
 import multiprocessing
@@ -18,13 +19,14 @@ from compilelint.analysis.index import RepoIndex
 from compilelint.analysis.scope import compute_scope
 from compilelint.cache import Cache
 from compilelint.analyzer import FileResult, analyze_source, module_name_for
-from compilelint.config import Config
+from compilelint.config import Config, candidate_targets
 from compilelint.discovery import discover
 from compilelint.findings import Finding
 from compilelint.rules.base import Rule
 from compilelint.rules.registry import (ANALYSIS_CRASHED, FILE_TIMEOUT, FILE_TOO_LARGE, READ_ERROR, all_rules,
                                         select_codes)
 from compilelint.supervisor import Outcome, run_supervised
+from compilelint.targets import choose as choose_targets
 from compilelint.suppress import file_is_skipped
 
 DEFAULT_FILE_TIMEOUT = 60.0
@@ -41,6 +43,8 @@ class LintResult:
     missing: list[str] = field(default_factory=list)
     # SHA-256 of the bytes each file's findings were computed from: --fix writes only over exactly those
     digests: dict[str, str] = field(default_factory=dict)
+    targets: tuple[str, ...] = ()  # the compile paths checked ("auto" resolved against the tree)
+    targets_note: str = ""  # which, and why: the text report's first line
 
 
 def selected_rules(config: Config) -> list[str]:
@@ -51,7 +55,7 @@ def selected_rules(config: Config) -> list[str]:
     named = {s.strip().upper() for s in [*config.select, *config.extend_select]}
     chosen = {c for c in chosen if not rules[c].opt_in or c in named}
     chosen -= select_codes(codes, config.ignore)
-    enabled_targets = set(config.targets)
+    enabled_targets = set(candidate_targets(config.targets))  # "auto" narrows them once the tree is indexed
     return sorted(c for c in chosen if (set(rules[c].targets) & enabled_targets or not rules[c].targets)
                   and applies_to_torch(rules[c], config.torch_version))
 
@@ -354,6 +358,13 @@ def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float
     analyzed = _analyze_all(files, codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, index_only, False)
     results = [result for result, _ in analyzed]
     digests = {result.path: digest for result, digest in analyzed if digest}
+    choice = choose_targets(config.targets, [r.summary for r in results if r.summary is not None],
+                            config.targets_from, config.select + config.extend_select)
+    reported = codes  # the rules whose findings can be reported: the SARIF's rule list
+    if tuple(config.targets) != choice.enabled:
+        rules = all_rules()
+        config = dataclasses.replace(config, targets=list(choice.enabled))
+        reported = [c for c in codes if set(rules[c].targets) & set(choice.enabled) or not rules[c].targets]
     findings = collect_findings(results, codes, config)
     # Findings whose position the first pass deferred (outside its file's local scope) but that another
     # file's code reaches: re-analyze just those files with every position computed.
@@ -366,5 +377,5 @@ def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float
         findings = collect_findings(results, codes, config)
     if index_only:
         findings = [f for f in findings if f.path not in index_only]
-    return LintResult(findings=findings, files=[f for f in files if f not in index_only], rule_codes=codes,
-                      missing=missing, digests=digests)
+    return LintResult(findings=findings, files=[f for f in files if f not in index_only], rule_codes=reported,
+                      missing=missing, digests=digests, targets=choice.enabled, targets_note=choice.note)

@@ -35,28 +35,28 @@ def cli(*args: str, cwd=None) -> subprocess.CompletedProcess:  # noqa: ANN001
 def test_diff_shows_fix_and_changes_nothing_then_fix_applies_once(tmp_path):
     path = tmp_path / "head.py"
     path.write_text(SOURCE)
-    diff = cli(str(path), "--diff", "--no-cache")
+    diff = cli(str(path), "--diff", "--no-cache", "--targets", "all")
     assert diff.returncode == 1
     assert "+    def forward(self, x, k: int = 3, scale: float = 0.5):" in diff.stdout
     assert path.read_text() == SOURCE
-    fixed = cli(str(path), "--fix", "--no-cache")
+    fixed = cli(str(path), "--fix", "--no-cache", "--targets", "all")
     assert fixed.returncode == 1  # other findings remain
     assert "def forward(self, x, k: int = 3, scale: float = 0.5):" in path.read_text()
     after_first = path.read_text()
-    assert cli(str(path), "--fix", "--no-cache").returncode == 1
+    assert cli(str(path), "--fix", "--no-cache", "--targets", "all").returncode == 1
     assert path.read_text() == after_first  # idempotent
-    assert "TA201" not in cli(str(path), "--no-cache").stdout
+    assert "TA201" not in cli(str(path), "--no-cache", "--targets", "all").stdout
 
 
 def test_baseline_reports_only_new_findings_even_after_lines_move(tmp_path):
     path = tmp_path / "head.py"
     path.write_text(SOURCE)
     base = tmp_path / "baseline.json"
-    assert cli(str(path), "--write-baseline", str(base), "--no-cache").returncode == 0
+    assert cli(str(path), "--write-baseline", str(base), "--no-cache", "--targets", "all").returncode == 0
     path.write_text("# moved down\n\n\n" + SOURCE)
-    assert cli(str(path), "--baseline", str(base), "--no-cache").returncode == 0
+    assert cli(str(path), "--baseline", str(base), "--no-cache", "--targets", "all").returncode == 0
     path.write_text("# moved down\n\n\n" + SOURCE.replace("return x.topk", "y = lambda t: t\n        return x.topk"))
-    out = cli(str(path), "--baseline", str(base), "--no-cache")
+    out = cli(str(path), "--baseline", str(base), "--no-cache", "--targets", "all", "-q")
     assert out.returncode == 1 and "TS101" in out.stdout and out.stdout.count(": ") == 1
 
 
@@ -125,7 +125,7 @@ def test_rules_table_and_rule_command():
 def test_statistics_and_show_source(tmp_path):
     (tmp_path / "head.py").write_text(SOURCE)
     stats = cli(str(tmp_path), "--statistics", "--no-cache")
-    assert any(line.split() == ["1", "GB401"] for line in stats.stdout.splitlines())
+    assert any(line.split() == ["1", "GB401", "[-]", "tensor-item-graph-break"] for line in stats.stdout.splitlines())
     shown = cli(str(tmp_path), "--show-source", "--no-cache")
     assert "    x = x * x.max().item()" in shown.stdout
 

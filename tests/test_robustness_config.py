@@ -274,8 +274,8 @@ def test_a_warm_entry_names_the_file_as_this_run_typed_it(tmp_path, monkeypatch,
     """Runs from two working directories share a cache; each reports the path as it was given."""
     root = project(tmp_path)
     shared = str(tmp_path / "shared-cache")
-    _, first, _ = invoke(["pkg", "--cache-dir", shared, "-j1"], root, monkeypatch, capsys)
-    _, second, _ = invoke(["m0.py", "--cache-dir", shared, "-j1"], root / "pkg", monkeypatch, capsys)
+    _, first, _ = invoke(["pkg", "--cache-dir", shared, "-j1", "-q"], root, monkeypatch, capsys)
+    _, second, _ = invoke(["m0.py", "--cache-dir", shared, "-j1", "-q"], root / "pkg", monkeypatch, capsys)
     assert first.startswith("pkg/m0.py:") and second.startswith("m0.py:")
 
 

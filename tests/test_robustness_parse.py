@@ -230,7 +230,8 @@ def test_cli_minus_j1_survives_a_segfault_with_a_report(tmp_path):
               "analyzer._parse_cst = _segfault_on_marker(analyzer._parse_cst)\n"
               "from compilelint.cli import run\nsys.argv = ['compilelint'] + sys.argv[1:]\nrun()\n"
               % str(Path(__file__).parent))
-    proc = subprocess.run([sys.executable, "-c", script, str(tmp_path), "-j1", "--no-cache", "--output-format", "json"],
+    proc = subprocess.run([sys.executable, "-c", script, str(tmp_path), "-j1", "--no-cache", "--output-format", "json",
+                           "--targets", "all"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1, proc.stderr
     assert by_file(proc.stdout) == {"a_crash.py": {"E006"}, "good.py": {"GB401", "TR302"}}
@@ -245,7 +246,8 @@ def test_deep_nesting_next_to_a_normal_file_gives_a_report_naming_both(tmp_path,
     (tmp_path / "chain.py").write_text(PATHOLOGICAL["plus-100k"])
     (tmp_path / "good.py").write_text(GOOD)
     start = time.monotonic()
-    proc = run_cli(str(tmp_path), "-j", jobs, "--no-cache", "--output-format", "json", "--file-timeout", "2")
+    proc = run_cli(str(tmp_path), "-j", jobs, "--no-cache", "--output-format", "json", "--file-timeout", "2",
+                   "--targets", "all")
     assert time.monotonic() - start < 60
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert by_file(proc.stdout) == {"deep.py": {"E005"}, "calls.py": {"E005"}, "chain.py": {"E005"},
@@ -259,7 +261,8 @@ def test_an_uninterruptible_parse_is_killed_at_the_hard_deadline(tmp_path, jobs)
     (tmp_path / "slow.py").write_text("".join(f"x{i} = a" + "[0]" * (DEPTH - 100) + "\n" for i in range(10)))
     (tmp_path / "good.py").write_text(GOOD)
     start = time.monotonic()
-    proc = run_cli(str(tmp_path), "-j", jobs, "--no-cache", "--output-format", "json", "--file-timeout", "0.5")
+    proc = run_cli(str(tmp_path), "-j", jobs, "--no-cache", "--output-format", "json", "--file-timeout", "0.5",
+                   "--targets", "all")
     took = time.monotonic() - start
     assert proc.returncode == 1, proc.stderr
     assert by_file(proc.stdout) == {"slow.py": {"E002"}, "good.py": {"GB401", "TR302"}}
@@ -272,7 +275,7 @@ def test_fifo_and_device_named_py_are_skipped_with_e003(tmp_path):
     os.mkfifo(tmp_path / "pipe.py")
     os.symlink("/dev/zero", tmp_path / "zero.py")
     (tmp_path / "good.py").write_text(GOOD)
-    proc = run_cli(str(tmp_path), "--no-cache", "--output-format", "json", "-j2", timeout=60)
+    proc = run_cli(str(tmp_path), "--no-cache", "--output-format", "json", "-j2", "--targets", "all", timeout=60)
     assert proc.returncode == 1, proc.stderr
     assert by_file(proc.stdout) == {"pipe.py": {"E003"}, "zero.py": {"E003"}, "good.py": {"GB401", "TR302"}}
     messages = {os.path.basename(f["path"]): f["message"] for f in json.loads(proc.stdout)["findings"]}

@@ -4,7 +4,7 @@
 
 For each library in the events: its source at the version the oracle ran (the installed copy when the
 versions agree, else the wheel fetched with `pip download --no-deps` into --sources and unpacked; never
-imported), the files where the eager run executed a line linted with `compilelint --isolated` to SARIF,
+imported), the files where the eager run executed a line linted with `compilelint --isolated --targets all` to SARIF,
 and the SARIF results set against the events, per target:
   recall     scorable event sites with a static claim of that target on their line (recompiles: in their frame)
   precision  static claim sites on lines that ran in the eager run that an event of that target confirms
@@ -82,7 +82,7 @@ def lint_sarif(root: str, files: list[str]) -> dict:
     """compilelint on `files` (relative to root) as a user would run it, SARIF back."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.sarif")
-        cmd = [sys.executable, "-m", "compilelint", "--isolated", "--no-cache", "--exit-zero",
+        cmd = [sys.executable, "-m", "compilelint", "--isolated", "--targets", "all", "--no-cache", "--exit-zero",
                "--output-format", "sarif", "-o", out, *files]
         subprocess.run(cmd, cwd=root, check=True, stdout=subprocess.DEVNULL)
         with open(out, encoding="utf-8") as fh:

@@ -1,8 +1,10 @@
 """SARIF 2.1.0 built with sarif-om, serialized the way Bandit does (sarif-om has no serializer):
 walk the attrs objects, drop attributes left at their defaults and None, and rename each to its
 schema property name. What GitHub code scanning needs is here: tool.driver.rules with markdown
-help, artifact URIs relative to %SRCROOT% (absolute file: URIs for files outside the root), regions,
-partialFingerprints that survive line moves and do not depend on the working directory,
+help, artifact URIs relative to %SRCROOT% (the repository's top; absolute file: URIs for files outside it),
+regions, partialFingerprints that survive line moves and do not depend on the working directory (GitHub's own
+primaryLocationLineHash, and compilelint's hash of rule, file, function and line text), a helpUri per rule
+(torch's graph-break page for a rule with a Dynamo GB id),
 an automationDetails id so static and probe uploads do not replace each other, and a result cap
 below GitHub's 25,000 results per run.
 """
@@ -20,11 +22,15 @@ import sarif_om as om
 from compilelint import __version__
 from compilelint.findings import Finding
 from compilelint.paths import root_relative, stable_fingerprint
+from compilelint.report.line_hash import file_line_hashes
 from compilelint.rules.base import RuleMeta
 from compilelint.rules.registry import ENGINE_DESCRIPTIONS, all_rules
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/compilelint/compilelint"
+# torch's page for each id of its graph-break registry: the link torch itself prints with a graph break
+# (torch/_dynamo/exc.py get_gbid_documentation_link: ".../gb/gb" + the id without "GB" + ".html")
+GRAPH_BREAK_SITE = "https://meta-pytorch.github.io/compile-graph-break-site/gb/"
 MAX_RESULTS = 20000  # GitHub rejects runs over 25,000 results
 _LEVEL = {"error": "error", "warning": "warning", "note": "note"}
 _SECURITY_SEVERITY = {"error": "7.0", "warning": "4.0", "note": "1.0"}
@@ -46,6 +52,13 @@ def _to_json(obj):  # noqa: ANN001, ANN202
     if isinstance(obj, (list, tuple)):
         return [_to_json(v) for v in obj]
     return obj
+
+
+def help_uri(code: str, gb_id: str | None) -> str:
+    """torch's own page for a rule's Dynamo graph-break id where it has one, else the rule's page here."""
+    if gb_id and gb_id.upper().startswith("GB") and gb_id[2:].isdigit():
+        return f"{GRAPH_BREAK_SITE}gb{gb_id[2:]}.html"
+    return f"{INFORMATION_URI}/blob/main/docs/rules/{code}.md"
 
 
 def _rule_descriptor(meta: RuleMeta) -> om.ReportingDescriptor:
@@ -70,7 +83,7 @@ def _rule_descriptor(meta: RuleMeta) -> om.ReportingDescriptor:
         short_description=om.MultiformatMessageString(text=meta.message[:1000] or meta.name),
         full_description=om.MultiformatMessageString(text=text[:4000]),
         help=om.MultiformatMessageString(text=text, markdown=markdown),
-        help_uri=f"{INFORMATION_URI}/blob/main/docs/rules/{meta.code}.md",
+        help_uri=help_uri(meta.code, meta.gb_id),
         default_configuration=om.ReportingConfiguration(level=_LEVEL.get(meta.severity, "warning")),
         properties=props,
     )
@@ -113,8 +126,22 @@ def _artifact(path: str, root: str) -> om.ArtifactLocation:
     return om.ArtifactLocation(uri=quote(rel, safe="/", errors="surrogateescape"), uri_base_id="%SRCROOT%")
 
 
+def _fingerprints(f: Finding, root: str, hashes: dict[str, list[str] | None]) -> dict[str, str]:
+    out = {"compilelint/v1": stable_fingerprint(f, root)}
+    if f.path not in hashes:
+        hashes[f.path] = file_line_hashes(f.path)
+    lines = hashes[f.path]
+    if lines and 1 <= f.line <= len(lines):
+        out["primaryLocationLineHash"] = lines[f.line - 1]
+    return out
+
+
 def render_sarif(findings: list[Finding], *, root: str = ".", rule_codes: list[str] | None = None,
-                 category: str = "compilelint/static", **_: object) -> str:
+                 category: str = "compilelint/static", uri_root: str | None = None, **_: object) -> str:
+    """`root`: what compilelint's own fingerprints are relative to (the project root, as for baselines);
+    `uri_root`: what artifact URIs are relative to (the repository's top, which code scanning resolves them
+    against; default: `root`)."""
+    uri_root = uri_root or root
     rules = all_rules()
     codes = sorted(set(rule_codes or []) | {f.code for f in findings})
     descriptors, index_of = [], {}
@@ -131,6 +158,7 @@ def render_sarif(findings: list[Finding], *, root: str = ".", rule_codes: list[s
 
     shown = findings[:MAX_RESULTS]
     results = []
+    hashes: dict[str, list[str] | None] = {}
     for f in shown:
         region = om.Region(start_line=f.line, start_column=f.col + 1, end_line=max(f.end_line, f.line),
                            end_column=(f.end_col + 1) if (f.end_line, f.end_col) > (f.line, f.col) else f.col + 2)
@@ -143,8 +171,8 @@ def render_sarif(findings: list[Finding], *, root: str = ".", rule_codes: list[s
             rule_id=f.code, rule_index=index_of[f.code], level=_LEVEL.get(f.severity, "warning"),
             message=om.Message(text=f.message),
             locations=[om.Location(physical_location=om.PhysicalLocation(
-                artifact_location=_artifact(f.path, root), region=region))],
-            partial_fingerprints={"compilelint/v1": stable_fingerprint(f, root)},
+                artifact_location=_artifact(f.path, uri_root), region=region))],
+            partial_fingerprints=_fingerprints(f, root, hashes),
             properties=props,
         )
         if f.related:  # where the same finding shows elsewhere in the function (SARIF 3.27.22)
@@ -154,7 +182,7 @@ def render_sarif(findings: list[Finding], *, root: str = ".", rule_codes: list[s
                     region=om.Region(start_line=r.line, start_column=r.col + 1))) for i, r in enumerate(f.related)]
         if f.fix is not None:
             result.fixes = [om.Fix(description=om.Message(text=f.fix.description), artifact_changes=[om.ArtifactChange(
-                artifact_location=_artifact(f.path, root),
+                artifact_location=_artifact(f.path, uri_root),
                 replacements=[om.Replacement(deleted_region=om.Region(
                     start_line=f.fix.start_line, start_column=f.fix.start_col + 1, end_line=f.fix.end_line,
                     end_column=f.fix.end_col + 1), inserted_content=om.ArtifactContent(text=f.fix.text))])])]
