@@ -26,6 +26,7 @@ import importlib.util
 import inspect
 import json
 import logging
+import math
 import os
 import statistics
 import subprocess
@@ -380,20 +381,47 @@ _COLORS = {"eager_unfixed": "#c9c9c9", "compiled_unfixed": "#e07b39", "eager_fix
            "fused_fixed": "#3a9a4a"}
 
 
+LOG_SCALE_SPAN = 10.0  # bars go on a log axis where the largest value is over this many times the smallest
+
+
 def _bars_svg(title: str, items: list[tuple[str, str, float, str]], unit: str, width: int = 760) -> str:
-    """Horizontal bars: items are (variant, label, value, annotation)."""
+    """Horizontal bars: items are (variant, label, value, annotation). Where the values span more than a decade
+    (a fixed model 40x faster than the broken one), the axis is logarithmic, with a line at each power of ten,
+    so the small bars stay readable; otherwise linear from zero."""
     if not items:
         return ""
     label_w, bar_w, row_h = 250, width - 250 - 150, 26
-    top = 30
+    positive = [v for _, _, v, _ in items if v and v > 0]
+    log_scale = len(positive) > 1 and max(positive) / min(positive) > LOG_SCALE_SPAN
+    top = 44 if log_scale else 30
     height = top + row_h * len(items) + 10
     vmax = max(v for _, _, v, _ in items) or 1.0
+    if log_scale:
+        lo, hi = math.floor(math.log10(min(positive))), math.ceil(math.log10(max(positive)))
+        hi = max(hi, lo + 1)
+
+        def length(value: float) -> float:
+            if not value or value <= 0:
+                return 1.0
+            return max(1.0, bar_w * (math.log10(value) - lo) / (hi - lo))
+    else:
+        def length(value: float) -> float:
+            return max(1.0, bar_w * value / vmax)
+    heading = f"{title} (log scale)" if log_scale else title
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="{html.escape(title)}" style="font-family:system-ui,sans-serif;font-size:13px">',
-             f'<text x="0" y="18" font-weight="600">{html.escape(title)}</text>']
+             f'aria-label="{html.escape(heading)}" style="font-family:system-ui,sans-serif;font-size:13px">',
+             f'<text x="0" y="18" font-weight="600">{html.escape(heading)}</text>']
+    if log_scale:
+        for power in range(lo, hi + 1):
+            x = label_w + bar_w * (power - lo) / (hi - lo)
+            parts.append(f'<line class="decade" x1="{x:.1f}" y1="{top - 4}" x2="{x:.1f}" y2="{height - 6}" '
+                         'stroke="#ddd"/>')
+            parts.append(f'<text class="tick" x="{x:.1f}" y="{top - 8}" text-anchor="middle" fill="#777" '
+                         'font-size="11">'
+                         f'{10.0 ** power:g} {html.escape(unit)}</text>')
     for i, (variant, label, value, note) in enumerate(items):
         y = top + i * row_h
-        w = max(1.0, bar_w * value / vmax)
+        w = length(value)
         parts.append(f'<text x="{label_w - 8}" y="{y + 17}" text-anchor="end">{html.escape(label)}</text>')
         parts.append(f'<rect x="{label_w}" y="{y + 4}" width="{w:.1f}" height="{row_h - 8}" '
                      f'fill="{_COLORS.get(variant, "#888")}"><title>{html.escape(label)}: {value:.4g} {unit}</title></rect>')

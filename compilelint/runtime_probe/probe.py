@@ -166,17 +166,46 @@ def isolation_plan(paths: list[str], config: Config | None) -> tuple[dict[str, l
     return {p: sorted(v) for p, v in lines.items()}, fixes
 
 
+class StageWatch:
+    """Reads the stage the child last reported from its result file, which the child rewrites (atomically) at
+    the start of every stage: the file is read again only when it has changed, and never blocks or raises."""
+
+    def __init__(self, on_stage: Callable[[str], None]) -> None:
+        self.on_stage = on_stage
+        self.seen: tuple | None = None
+        self.stage = ""
+
+    def __call__(self, path: str) -> None:
+        try:
+            st = os.stat(path)
+            key = (st.st_ino, st.st_mtime_ns, st.st_size)
+            if key == self.seen:
+                return
+            self.seen = key
+            with open(path, encoding="utf-8") as fh:
+                stage = json.load(fh).get("stage")
+        except (OSError, ValueError, AttributeError):  # not written yet, or replaced while read: next time
+            return
+        if isinstance(stage, str) and stage != self.stage:
+            self.stage = stage
+            try:
+                self.on_stage(stage)
+            except Exception:  # noqa: BLE001 - a display must never stop the probe
+                pass
+
+
 def probe_one(text: str, *, checks: list[str], device: str = "cpu", timeout: float = DEFAULT_TIMEOUT,
               memory_mb: int = DEFAULT_MEMORY_MB, base: str = ".", backend: str = "eager",
               dynamic: bool | None = None, isolate_lines: dict[str, list[int]] | None = None,
               isolate_fixes: dict[str, list[list]] | None = None, scope: list[str] | None = None,
               calls: int = 0, isolate: bool = True, output_limit_mb: int = DEFAULT_OUTPUT_LIMIT_MB,
-              cancel: threading.Event | None = None) -> TargetRun:
+              cancel: threading.Event | None = None, on_stage: Callable[[str], None] | None = None) -> TargetRun:
     """Run one target in its own child. `scope`: resolved scope entries (scope.resolve) whose files count as
     the user's; `calls`: at least this many compiled calls (input sets cycled); `isolate`: the one-line
     re-checks after a whole-module check stopped short (off: only what the whole-model checks saw);
     `output_limit_mb`: the child's stdout and stderr together, past which it is killed; `cancel`: set, the
-    child is killed and the run comes back "cancelled"."""
+    child is killed and the run comes back "cancelled"; `on_stage`: called with each stage the child reports
+    (import torch, factory, eager, dynamo, torchscript, trace, export, isolate) as it starts it."""
     try:
         target = parse_target(text, base)
     except TargetError as err:
@@ -193,7 +222,8 @@ def probe_one(text: str, *, checks: list[str], device: str = "cpu", timeout: flo
     by_rss = device.startswith("cuda") or torch_is_cuda_build()
     result = run_in_child(CHILD_MODULE, ["--spec", json.dumps(spec)], timeout=timeout,
                           memory_mb=0 if by_rss else memory_mb, rss_limit_mb=memory_mb if by_rss else 0,
-                          cwd=os.path.abspath(base), output_limit_mb=output_limit_mb, cancel=cancel)
+                          cwd=os.path.abspath(base), output_limit_mb=output_limit_mb, cancel=cancel,
+                          on_poll=StageWatch(on_stage) if on_stage is not None else None)
     payload = result.payload or {}
     target_file = payload.get("target_file") or target.file
     status, reason = result.status, result.reason
@@ -286,9 +316,11 @@ def _probe(targets: list[str], config: Config, *, device: str, timeout: float, m
     def one(text: str) -> TargetRun:
         if cancel.is_set():
             return _cancelled(text, "cancelled before it started")
+        stage = getattr(progress, "stage", None)  # a printer that shows each target's stages
         return probe_one(text, checks=checks, device=device, timeout=timeout, memory_mb=memory_mb, base=base,
                          dynamic=dynamic, isolate_lines=hints, isolate_fixes=fixes, scope=scope,
-                         output_limit_mb=output_limit_mb, cancel=cancel)
+                         output_limit_mb=output_limit_mb, cancel=cancel,
+                         on_stage=functools.partial(stage, text) if stage is not None else None)
 
     runs: list[TargetRun] = []
     if jobs <= 1 or len(targets) <= 1:
@@ -434,11 +466,12 @@ def render_summary(result: ProbeResult) -> str:
 def render(result: ProbeResult, output_format: str, *, category: str = "compilelint/probe") -> str:
     from compilelint import __version__
     from compilelint.report import FORMATS
+    from compilelint.report.json import finding_json
 
     if output_format == "json":
         payload = {"tool": "compilelint", "mode": "probe", "version": __version__,
                    "targets": [target_summary(r) for r in result.runs],
-                   "findings": [f.to_dict() for f in result.findings],
+                   "findings": [finding_json(f) for f in result.findings],  # 1-based columns, as `check`
                    "interrupted": None if result.interrupted is None else _signal_name(result.interrupted)}
         return json.dumps(payload, indent=2, sort_keys=True) + "\n"
     text = FORMATS[output_format](result.findings, files=len(result.files), root=".",
@@ -457,14 +490,54 @@ def exit_code(result: ProbeResult) -> int:
     return 1 if bad or result.failed else 0
 
 
-def progress_printer(stream=sys.stderr) -> Callable[[int, int, str, TargetRun | None], None]:  # noqa: ANN001
-    def show(done: int, total: int, text: str, run: TargetRun | None) -> None:
+# What the child's stages are called on the progress line (child.py `_stage`).
+_STAGE_NAMES = {"start": "start", "import torch": "import", "factory": "factory", "eager": "eager",
+                "dynamo": "dynamo", "torchscript": "script", "trace": "trace", "export": "export",
+                "isolate": "isolate", "done": "done"}
+
+
+class ProgressPrinter:
+    """One status line on a terminal: targets done of all, and the stage each running target is in
+    (import, eager, dynamo, script, trace, export, isolate), redrawn in place."""
+
+    def __init__(self, stream=sys.stderr, checks: list[str] | None = None) -> None:  # noqa: ANN001
+        self.stream = stream
+        self.plan = ["import", "eager", *(_STAGE_NAMES.get(c, c) for c in (checks or [])
+                                          if c != "recompile"), "isolate"]
+        self.lock = threading.Lock()
+        self.done, self.total = 0, 0
+        self.started: dict[str, float] = {}
+        self.stages: dict[str, str] = {}
+
+    def _bar(self) -> str:
         width = 20
-        filled = int(width * done / max(total, 1))
-        bar = "#" * filled + "-" * (width - filled)
-        state = f"{run.status} ({run.wall_s:.1f}s)" if run else "running"
-        stream.write(f"\r[{bar}] {done}/{total} {text} {state}\033[K")
-        if done == total and run is not None:
-            stream.write("\n")
-        stream.flush()
-    return show
+        filled = int(width * self.done / max(self.total, 1))
+        return "[" + "#" * filled + "-" * (width - filled) + f"] {self.done}/{self.total}"
+
+    def _write(self, text: str, end: bool = False) -> None:
+        self.stream.write(f"\r{text}\033[K" + ("\n" if end else ""))
+        self.stream.flush()
+
+    def __call__(self, done: int, total: int, text: str, run: TargetRun | None) -> None:
+        with self.lock:
+            self.done, self.total = done, total
+            if run is None:
+                self.started[text] = time.monotonic()
+                self._write(f"{self._bar()} {text} starting")
+                return
+            self.stages.pop(text, None)
+            self._write(f"{self._bar()} {text} {run.status} ({run.wall_s:.1f}s)", end=done == total)
+
+    def stage(self, text: str, stage: str) -> None:
+        name = stage.split(" (")[0]  # "eager (input set 2)" is the eager stage
+        shown = _STAGE_NAMES.get(name, name)
+        with self.lock:
+            self.stages[text] = shown
+            elapsed = time.monotonic() - self.started.setdefault(text, time.monotonic())
+            step = f" {self.plan.index(shown) + 1}/{len(self.plan)}" if shown in self.plan else ""
+            detail = stage[len(name):] if stage != name else ""
+            self._write(f"{self._bar()} {text}: {shown}{detail}{step} ({elapsed:.0f}s)")
+
+
+def progress_printer(stream=sys.stderr, checks: list[str] | None = None) -> ProgressPrinter:  # noqa: ANN001
+    return ProgressPrinter(stream, checks)

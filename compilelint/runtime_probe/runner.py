@@ -40,6 +40,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
+from typing import Callable
 
 OK, ERROR, CRASHED, TIMEOUT, OOM, CANCELLED = "ok", "error", "crashed", "timeout", "oom", "cancelled"
 _OOM_TEXT = ("MemoryError", "not enough memory", "can't allocate memory", "Cannot allocate memory",
@@ -296,11 +297,14 @@ def run_in_child(module: str, args: list[str], *, timeout: float | None = 300.0,
                  rss_limit_mb: int = 0, env: dict[str, str] | None = None, cwd: str | None = None,
                  python: str | None = None, poll_s: float = 0.05, cpu_limit_s: float | None = None,
                  file_size_mb: int = DEFAULT_FILE_SIZE_MB, output_limit_mb: int = DEFAULT_OUTPUT_LIMIT_MB,
-                 cancel: threading.Event | None = None) -> ChildResult:
+                 cancel: threading.Event | None = None,
+                 on_poll: Callable[[str], None] | None = None) -> ChildResult:
     """`python -m module *args --result FILE` in a new session (address space capped at `memory_mb` when
     > 0); wait at most `timeout` seconds. `cpu_limit_s`: the child's RLIMIT_CPU (default: the timeout on
     every core, plus 30 s; 0: none); `file_size_mb`: its RLIMIT_FSIZE (0: none); `output_limit_mb`: stdout
-    and stderr together, past which it is killed (0: none). Thread-safe: several may run at once."""
+    and stderr together, past which it is killed (0: none). `on_poll`: called with the
+    result file's path at each check of the child (every _SCAN_S seconds; the file may not exist yet), so a
+    caller can show the child's progress. Thread-safe: several may run at once."""
     if cancel is not None and cancel.is_set():
         return ChildResult(status=CANCELLED, reason="cancelled before it started", returncode=None, payload=None)
     if cpu_limit_s is None:
@@ -349,6 +353,8 @@ def run_in_child(module: str, args: list[str], *, timeout: float | None = 300.0,
                 if now >= next_check:
                     next_check = now + _SCAN_S
                     tree.scan()
+                    if on_poll is not None:
+                        on_poll(result_path)
                     rss = _rss_mb(proc.pid)
                     peak = max(peak, rss)
                     if rss_limit_mb > 0 and rss > rss_limit_mb:
