@@ -1,3 +1,3 @@
 """compilelint: find PyTorch code that will not compile (TorchScript, trace, Dynamo, export) and prove it."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

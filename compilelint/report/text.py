@@ -58,7 +58,7 @@ def summary_line(findings: list[Finding], files: int) -> str:
     if safe:
         fixes.append(f"{safe} fixable with --fix")
     if unsafe:
-        fixes.append(f"{unsafe} more with --fix --unsafe-fixes")
+        fixes.append(f"{unsafe} {'more ' if safe else ''}fixable with --fix --unsafe-fixes")
     tail = f" ({'; '.join(fixes)})" if fixes else ""
     return (f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} in {files} "
             f"file{'s' if files != 1 else ''}.{tail}")
