@@ -498,25 +498,6 @@ def test_voxel_scatter_unrolled_pillar_loop(unroll):
     _check_voxel(400, 6, 2, config=cfg, deterministic=True)
 
 
-def test_voxel_slots_experiment_matches_the_reference():
-    """benchmarks/voxel_experiments.py (a design with no sort, timed in session 9 and not shipped) computes
-    the same means, maxes and counts, with pillars past its slot capacity (up to 351 points) on the
-    overflow path."""
-    importlib.import_module("benchmarks.voxel_experiments").check()
-
-
-def test_voxel_stage_variants_match_the_reference():
-    """benchmarks/voxel_stages.py's variants (slot ids read beside the count; binning that keeps ranks and an
-    atomic-free placement) give the reference's means and counts, so their timings compare like with like."""
-    importlib.import_module("benchmarks.voxel_stages").check()
-
-
-def test_persistent_softmax_experiment_matches_torch():
-    """benchmarks/wide_rows_tma.py's softmax_persistent (timed in session 9 and not shipped) on rows of
-    64K, one of which takes the online pass."""
-    importlib.import_module("benchmarks.wide_rows_tma").check()
-
-
 def test_voxel_scatter_rejects_out_tensors_of_the_wrong_shape():
     """The kernels index `out` by pillar: a buffer of another grid would be written out of bounds."""
     xyz = torch.rand(10, 3, device=DEV)

@@ -7,7 +7,7 @@ to force it.
 
 Why: the Triton kernel in ``flash_attention`` waits for each matrix product before it starts the softmax,
 so the tensor cores idle while the exponentials run (Triton 3.6 neither overlaps two dependent dots on
-sm_90 nor runs its automatic warp specialisation there: benchmarks/attention_experiments.py). Gluon,
+sm_90 nor runs its automatic warp specialisation there: docs/bench/kernels_h200.txt). Gluon,
 Triton's lower-level language, lets the kernel say how the work overlaps:
 
 * one producer warp moves Q once and K/V tiles into a ring of ``STAGES`` shared-memory slots with TMA;
@@ -228,7 +228,7 @@ def supports(q, k, v, out, key_padding_mask=None) -> bool:
 
 def attention_ws(q, k, v, causal=False, kv_lens=None, sm_scale=None, out=None, stages=None):
     """The warp-specialised forward; the caller checks ``supports(q, k, v, out)`` first. ``stages``: K/V
-    ring slots (default: as many as fit, up to 4; benchmarks/attention_gluon.py times other counts)."""
+    ring slots (default: as many as fit, up to 4; docs/bench/kernels_h200.txt has other counts)."""
     from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
     B, H, SQ, D = q.shape

@@ -377,7 +377,7 @@ def _norm_resident(X, Y, W, B, M, N: tl.constexpr, stride_xm, stride_ym, eps,
     there (evict_last), the second half of the bias goes around it (.cg). RMSNorm reads x around L1 so
     the whole weight stays; LayerNorm reads x through L1 as evict_first, whose L2 half keeps the
     prefetched rows alive (x read .cg timed 77%), and writes y evict_first in L2 too. Timed on the H200
-    (benchmarks/wide_rows_cache_hints.py): LayerNorm 87.2% -> 92.1% of copy, RMSNorm 93.7% -> 96.8%."""
+    (docs/bench/kernels_h200.txt, cache hints): LayerNorm 87.2% -> 92.1% of copy, RMSNorm 93.7% -> 96.8%."""
     BLOCK: tl.constexpr = N // 8
     row = tl.program_id(0).to(tl.int64)
     y_pairs = (Y + row * stride_ym).to(tl.pointer_type(tl.int32))
@@ -451,7 +451,7 @@ def launch_resident(x2, y2, w, b, eps, is_rms, has_w, has_b, num_warps=32):
     M, N = x2.shape
     asm = not interpreting(_norm_resident)
     # LayerNorm: prefetch about one row per SM ahead (+2.8 points at 4096x65536); RMSNorm timed 1 point
-    # slower with it (benchmarks/wide_rows_experiments.py)
+    # slower with it (docs/bench/kernels_h200.txt, 64K-row designs)
     pf = 0 if is_rms or not asm else torch.cuda.get_device_properties(x2.device).multi_processor_count
     _norm_resident[(M,)](x2, y2, w, b, M, N, x2.stride(0), y2.stride(0), eps, IS_RMS=is_rms, HAS_W=has_w,
                          HAS_B=has_b, PF=pf, ASM=asm, num_warps=num_warps)
