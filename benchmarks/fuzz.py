@@ -135,7 +135,7 @@ CHAINS = {
     "call-chain": (lambda n: "a" + "()" * n, "depth"),
     "trailers": (lambda n: "a" + "".join((".b", "[0]", "(c)")[i % 3] for i in range(n)), "depth"),
     "comparisons": (lambda n: " < ".join(["a"] * (n + 1)), "flat"),
-    "booleans": (lambda n: " and ".join(["a"] * (n + 1)), "flat"),
+    "booleans": (lambda n: " and ".join(["a"] * (n + 1)), "depth"),  # nested in LibCST's tree
     "strings": (lambda n: " ".join(["'s'"] * (n + 1)), "pieces"),
 }
 
@@ -401,6 +401,7 @@ def main() -> None:
     parser.add_argument("--max-source-bytes", type=int, default=40_000,
                         help="subprocess mode: mutate only corpus files up to this size (the run's time)")
     args = parser.parse_args()
+    warnings.simplefilter("ignore", SyntaxWarning)  # Python's own remarks on generated code (hypothesmith compiles it)
     if args.generated_share is None:
         args.generated_share = 0.2 if args.mode == "inprocess" else 0.05
     if args.mode == "inprocess":

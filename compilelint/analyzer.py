@@ -781,11 +781,12 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
     try:
         sys.setrecursionlimit(max(old_limit, 20000))
         analyzer.run(module, source, tree)
+        # (positions generate the code of deep statements, which recurses as deep as the analysis did)
+        findings = _to_findings(path, module, source, analyzer, all_positions, tree)
     except RecursionError:
-        return _syntax_error(path, 1, 0, "file is too deeply nested to analyze")
+        return _too_complex(path, 1, "nested too deeply for the analysis (RecursionError)")
     finally:
         sys.setrecursionlimit(old_limit)
-    findings = _to_findings(path, module, source, analyzer, all_positions, tree)
     if reindented is not None:
         restore_columns(findings, reindented.shift)
     return FileResult(path=path, summary=analyzer.summary, findings=findings)
@@ -805,7 +806,7 @@ def _parse_cst_or_none(source: bytes) -> cst.Module | None:
 
 
 def _too_complex(path: str, line: int, reason: str) -> FileResult:
-    finding = Finding(code=TOO_COMPLEX, message=f"file not parsed: {reason}", path=path, line=max(line, 1), col=0,
+    finding = Finding(code=TOO_COMPLEX, message=f"file not analyzed: {reason}", path=path, line=max(line, 1), col=0,
                       end_line=max(line, 1), end_col=0, severity="error")
     return FileResult(path=path, summary=None, findings=[(finding, "", True)])
 

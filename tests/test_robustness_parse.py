@@ -103,6 +103,18 @@ def test_depth_limit_is_exact_and_real_code_is_far_below_it():
     assert analyze_source("table.py", table, RULES, "table", False).summary is not None
 
 
+@pytest.mark.parametrize("prefix", ["lambda: ", "a if b else ", "-"])
+def test_an_expression_just_within_the_limit_is_analyzed_with_positions(prefix):
+    """Findings in such a statement need its code generated, which recurses as deep as the expression (found
+    by benchmarks/fuzz.py: a RecursionError escaped as an internal error)."""
+    source = ("import torch\nclass M(torch.nn.Module):\n    def forward(self, a, b):\n        x = "
+              + prefix * (DEPTH - 1) + "a\n        return x.item()\n").encode()
+    result = analyze_source("deep.py", source, RULES, "deep", True)
+    assert result.summary is not None
+    placed = {(f.code, f.line) for f, _, _ in result.findings}
+    assert placed & {("TS101", 4), ("GB401", 5)} and all(line >= 4 for _, line in placed), placed
+
+
 def test_limits_sit_where_libcst_is_still_fast():
     """The guard's limits against LibCST itself: at MAX_EXPRESSION_DEPTH the slowest chain measured (a
     subscript chain) parses in about a second, 3x deeper (what CPython still accepts) in about 30."""

@@ -23,8 +23,8 @@ ENGINE_DESCRIPTIONS = {
     FILE_TIMEOUT: ("file-timeout", "Analysis of the file exceeded the per-file time limit."),
     READ_ERROR: ("read-error", "The file could not be read, or is not a regular file."),
     FILE_TOO_LARGE: ("file-too-large", "The file is over the size limit (--max-file-size) and was not analyzed."),
-    TOO_COMPLEX: ("file-too-complex", "The file nests brackets or expressions deeper than the parser's limits "
-                                      "and was not parsed."),
+    TOO_COMPLEX: ("file-too-complex", "The file nests brackets or expressions deeper than the parser's or the "
+                                      "analysis's limits and was not analyzed."),
     ANALYSIS_CRASHED: ("analysis-crashed", "The process analyzing the file died; the file was not checked."),
 }
 
