@@ -104,9 +104,10 @@ def main() -> None:
 @click.option("--extend-select", multiple=True, help="Codes or prefixes to enable on top of the selection.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
 @click.option("--targets", "--target", "targets", multiple=True, callback=_targets_check,
-              metavar="auto|all|" + ",".join(TARGETS),
-              help="Compile paths to check (comma-separated or repeated). Default auto: dynamo, recompile and "
-                   "export, plus torchscript and trace where the tree uses torch.jit; all: every one.")
+              metavar="auto|all|NAME,...",
+              help="Compile paths to check, comma-separated or repeated: " + ", ".join(TARGETS) + ". Default "
+                   "auto: dynamo, recompile and export, plus torchscript and trace where the tree uses torch.jit; "
+                   "all: every one.")
 @click.option("--output-format", type=click.Choice(CHECK_FORMATS), default="full", show_default=True,
               help="full (text): a line per finding, with evidence and --show-source; concise: a line per finding.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file.")
