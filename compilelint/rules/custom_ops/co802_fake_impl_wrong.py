@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.nodes import string_value
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.custom_ops._common import CustomOpRule, custom_op_decorator
 from compilelint.semantic.custom_ops import REGISTER_FAKE
@@ -24,8 +25,9 @@ def _fake_target(fn: cst.FunctionDef, ctx) -> str | None:  # noqa: ANN001
             continue
         if call is not None and name in REGISTER_FAKE and call.args:
             first = call.args[0].value
-            if type(first) is cst.SimpleString:
-                return first.evaluated_value.split(".")[0]
+            if type(first) is cst.SimpleString:  # (string_value: None for one Python cannot evaluate)
+                text = string_value(first)
+                return text.split(".")[0] if text is not None else None
             target = ctx.qualify(first)
             return _op_of(target, ctx) if target else None
         if call is None and name.endswith(".register_fake"):
@@ -247,7 +249,8 @@ class M(torch.nn.Module):
             deco = custom_op_decorator(fn, ctx)
             first = deco.args[0].value if deco is not None and deco.args else None
             if type(first) is cst.SimpleString:
-                self.impl_of = first.evaluated_value.split(".")[0]
+                text = string_value(first)
+                self.impl_of = text.split(".")[0] if text is not None else None
             else:
                 op = ctx.custom_ops.definition_of_function(fn.name.value)
                 self.impl_of = op.name if op is not None else None

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.nodes import string_value
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.custom_ops._common import CustomOpRule, custom_op_decorator, keyword, param_names
 from compilelint.semantic.custom_ops import mutated_schema_args
@@ -24,7 +25,7 @@ def _declared(call: cst.Call) -> tuple[str, ...] | None:
     if value is None:
         return ()
     if type(value) in (cst.Tuple, cst.List, cst.Set):
-        names = [e.value.evaluated_value if type(e.value) is cst.SimpleString else None for e in value.elements]
+        names = [string_value(e.value) for e in value.elements]  # None: not a literal Python can evaluate
         return None if None in names else tuple(names)
     return None
 
@@ -208,7 +209,8 @@ class M(torch.nn.Module):
         if deco is not None:
             declared = _declared(deco)
             first = deco.args[0].value if deco.args else None
-            self.op = first.evaluated_value if type(first) is cst.SimpleString else fn.name.value
+            text = string_value(first) if first is not None else None  # (None: Python cannot evaluate it)
+            self.op = text if text is not None else fn.name.value
             tensors = {n for n, p in params.items() if _tensor_annotation(p, ctx)}
         else:
             op = ctx.custom_ops.definition_of_function(fn.name.value)
