@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 
 def is_parameter(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    """`expr` is a bare name of one of the walked function's parameters (positional or keyword-only)."""
     fn = ctx.function
     if fn is None or type(expr) is not cst.Name:
         return False
