@@ -16,6 +16,7 @@ re-run replaces its own lines; the others stay.
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib.metadata
 import json
 import os
@@ -186,6 +187,11 @@ def _trace_events(paths: Paths, trace: dict) -> list[dict]:
         out.append(_event(paths, "trace", "trace_error", None, None, message=trace["error"]))
     if trace.get("diverged"):
         out.append(_event(paths, "trace", "trace_divergence", None, None, message=trace.get("divergence", "")))
+        # the traced graph raised on another input set: TorchScript names the Python line that recorded the op
+        frame = next(((f, n) for f, n in trace.get("failure_frames", []) if paths.in_library(f)), None)
+        if frame is not None:
+            out.append(_event(paths, "trace", "traced_call_failed", frame[0], frame[1],
+                              message=trace.get("divergence", "")))
     return out
 
 
@@ -237,9 +243,62 @@ def _run_script(entry: Entry, paths: Paths, scope_dirs: list[str]) -> tuple[list
 
 
 def _coverage_fields(paths: Paths, payload: dict) -> dict:
-    """The library lines the eager run executed (all input sets, and the first alone), as ranges per file."""
+    """The library lines the eager run executed (with the model's construction, the input sets alone, and the first
+    set alone), as ranges per file."""
     return {key: {paths.rel(f): _ranges(v) for f, v in payload.get(key, {}).items() if paths.in_library(f)}
-            for key in ("coverage", "coverage_first_set")}
+            for key in ("coverage", "coverage_forward", "coverage_first_set")}
+
+
+def _loop_headers(path: str) -> dict[int, int]:
+    """`for`/`while` statement lines of a file -> the first line of the function holding them (its first decorator,
+    as `co_firstlineno`)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    out: dict[int, int] = {}
+
+    def visit(node: ast.AST, first: int | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, child.decorator_list[0].lineno if child.decorator_list else child.lineno)
+            elif isinstance(child, ast.Lambda):
+                continue
+            else:
+                if isinstance(child, (ast.For, ast.While)) and first is not None:
+                    out[child.lineno] = first
+                visit(child, first)
+
+    visit(tree, None)
+    return out
+
+
+def _loop_events(paths: Paths, payload: dict) -> list[dict]:
+    """A loop that runs another number of times per call for another input set than for the first: torch.jit.trace
+    records the first set's iterations, so the traced model is wrong (or fails) for that set."""
+    counts, calls = payload.get("coverage_set_counts") or [], payload.get("coverage_set_calls") or []
+    if len(counts) < 2 or len(calls) != len(counts):
+        return []
+    out = []
+    for file in counts[0]:
+        if not paths.in_library(file):
+            continue
+        for line, first in sorted(_loop_headers(file).items()):
+            def trips(i: int) -> float | None:
+                n = calls[i].get(file, {}).get(str(first), 0)
+                return counts[i].get(file, {}).get(str(line), 0) / n if n else None
+            base = trips(0)
+            if not base:
+                continue
+            for i in range(1, len(counts)):
+                other = trips(i)
+                if other is not None and other != base:
+                    out.append(_event(paths, "trace", "loop_varies", file, line, message=(
+                        f"the loop runs {base:g} times per call on input set 0 and {other:g} on input set {i}: the "
+                        "trace keeps the first")))
+                    break
+    return out
 
 
 def _versions(entry: Entry) -> dict:
@@ -264,6 +323,8 @@ def run_model(entry: Entry) -> list[dict]:
     events += _dynamo_events(paths, checks.get("dynamo", {}))
     events += _trace_events(paths, checks.get("trace", {}))
     events += _export_events(paths, checks.get("export", {}))
+    if "trace" in checks:
+        events += _loop_events(paths, payload)
     script = {"script_status": "not run", "classes_scripted": 0, "script_unchecked": [], "script_root_ok": False,
               "script_clean": []}
     if run.status == "ok":
@@ -336,9 +397,10 @@ def main(argv: list[str] | None = None) -> int:
         run = probe_one(entry.target, checks=[], base=ROOT, timeout=TIMEOUT_S, memory_mb=MEMORY_MB,
                         scope=scope_dirs, isolate=False)
         payload = run.payload or {}
-        if run.status == "ok":
-            head.update(_coverage_fields(paths, payload))
-        return mine
+        if run.status != "ok":
+            return mine
+        head.update(_coverage_fields(paths, payload))
+        return [r for r in mine if r.get("kind") != "loop_varies"] + _loop_events(paths, payload)
 
     def one(entry: Entry) -> list[dict]:
         result = (script_only(entry) if ns.script_only else coverage_only(entry) if ns.coverage_only

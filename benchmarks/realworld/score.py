@@ -22,6 +22,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import zipfile
 from collections import Counter, defaultdict
 
@@ -89,14 +90,21 @@ def lint_sarif(root: str, files: list[str]) -> dict:
             return json.load(fh)
 
 
-def claims_from_sarif(sarif: dict) -> list[dict]:
+def claims_from_sarif(sarif: dict, files: list[str]) -> list[dict]:
+    """The results, with each URI mapped back to the linted file it names: SARIF URIs are relative to the
+    repository top, which is not the library's folder when that folder sits inside a git checkout (a venv in
+    a project)."""
+    linted = set(files)
     out = []
     for run in sarif.get("runs", []):
         for r in run.get("results", []):
             loc = r["locations"][0]["physicalLocation"]
             region = loc.get("region", {})
             start = region.get("startLine", 0)
-            out.append({"rule": r["ruleId"], "file": loc["artifactLocation"]["uri"], "line": start,
+            uri = urllib.parse.unquote(loc["artifactLocation"]["uri"])
+            if uri not in linted:
+                uri = next((f for f in files if uri.endswith("/" + f)), uri)
+            out.append({"rule": r["ruleId"], "file": uri, "line": start,
                         "end_line": max(region.get("endLine", start), start),
                         "targets": r.get("properties", {}).get("targets", []),
                         "gb_id": r.get("properties", {}).get("gbId")})
@@ -137,7 +145,8 @@ class Frames:
 def score(events_path: str, cache: str) -> dict:
     models, events = load(events_path)
     libraries: dict[str, dict] = {}
-    coverage: dict[tuple[str, str], set[int]] = defaultdict(set)
+    coverage: dict[tuple[str, str], set[int]] = defaultdict(set)  # every line that ran, construction included
+    ran_forward: dict[tuple[str, str], set[int]] = defaultdict(set)  # what the input sets ran: what is compiled
     first_set: dict[tuple[str, str], set[int]] = defaultdict(set)  # what trace and export ran (input set 0)
     unchecked: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)  # TorchScript's stubbed methods
     # A check that stopped on its own error (Dynamo raising, export failing, trace failing) did not look at the
@@ -163,6 +172,8 @@ def score(events_path: str, cache: str) -> dict:
         lib["models"] += 1
         for rel, ranges in m["coverage"].items():
             coverage[(m["library"], rel)] |= _lines(ranges)
+        for rel, ranges in m.get("coverage_forward", m["coverage"]).items():
+            ran_forward[(m["library"], rel)] |= _lines(ranges)
         for rel, ranges in m.get("coverage_first_set", {}).items():
             first_set[(m["library"], rel)] |= _lines(ranges)
         for rel, first, last in m.get("script_clean", []):
@@ -171,7 +182,8 @@ def score(events_path: str, cache: str) -> dict:
             stopped[m["model"]].add("torchscript")
         for t in ("torchscript", "trace", "export"):  # Dynamo's checked lines are known once frames are read
             if t not in stopped[m["model"]]:
-                for rel, ranges in m.get("coverage_first_set" if t in ("trace", "export") else "coverage", {}).items():
+                for rel, ranges in m.get("coverage_first_set" if t in ("trace", "export") else "coverage_forward",
+                                         m.get("coverage", {})).items():
                     checked[t][(m["library"], rel)] |= _lines(ranges)
     roots = {name: source_root(name, lib["package"], lib["version"], cache) for name, lib in libraries.items()}
     frames = Frames(roots)
@@ -188,7 +200,7 @@ def score(events_path: str, cache: str) -> dict:
         for t in ("dynamo", "recompile"):
             if t in stopped[m["model"]]:
                 continue
-            for rel, ranges in m.get("coverage", {}).items():
+            for rel, ranges in m.get("coverage_forward", m.get("coverage", {})).items():
                 key = (m["library"], rel)
                 checked[t][key] |= _lines(ranges) - skipped[m["model"]].get(key, set())
     claims: list[dict] = []
@@ -205,7 +217,7 @@ def score(events_path: str, cache: str) -> dict:
                 parent = os.path.dirname(parent)
         files = sorted(files)
         lines_linted[name] = sum(sum(1 for _ in open(os.path.join(roots[name], f), encoding="utf-8")) for f in files)
-        for c in claims_from_sarif(lint_sarif(roots[name], files)):
+        for c in claims_from_sarif(lint_sarif(roots[name], files), files):
             c["library"] = name
             claims.append(c)
 
@@ -213,7 +225,7 @@ def score(events_path: str, cache: str) -> dict:
         # torch.jit.trace and torch.export run the first input set only: a line only other sets reach is
         # not exercised by them
         if lines is None:
-            lines = first_set if target in ("trace", "export") else coverage
+            lines = first_set if target in ("trace", "export") else ran_forward
         cov = lines.get((c["library"], c["file"]), set())
         return any(n in cov for n in range(c["line"], c["end_line"] + 1))
 

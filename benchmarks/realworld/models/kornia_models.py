@@ -195,9 +195,9 @@ def make_aliked():
     inputs = [
         (torch.rand(1, 3, 64, 64),),
         (torch.rand(2, 3, 64, 64),),
-        (torch.rand(1, 3, 64, 96),),
-        (torch.rand(1, 3, 64, 64) * 0.5,),
+        (torch.rand(3, 3, 64, 64) * 0.5,),
         (torch.rand(2, 3, 64, 64) * 2.0,),
+        (torch.rand(1, 3, 64, 96),),
     ]
     return {"model": model, "inputs": inputs}
 
