@@ -88,3 +88,14 @@ def dict_attribute(expr: cst.BaseExpression, ctx: "RuleContext") -> str | None:
     if facts.literal_types.get(attr) == "dict" or facts.attr_calls.get(attr) in _DICT_CALLS:
         return attr
     return None
+
+
+def assigned_self_attrs(node: cst.CSTNode) -> list[cst.Attribute]:
+    """`self.x` targets of an Assign / AugAssign / AnnAssign statement."""
+    targets: list[cst.BaseExpression] = []
+    if type(node) is cst.Assign:
+        for t in node.targets:
+            targets.extend(e.value for e in t.target.elements) if type(t.target) is cst.Tuple else targets.append(t.target)
+    elif type(node) in (cst.AugAssign, cst.AnnAssign):
+        targets.append(node.target)
+    return [t for t in targets if type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == "self"]

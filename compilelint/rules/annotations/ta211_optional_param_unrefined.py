@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.pytypes import never_compiled_init, is_rebound, name_uses, refined_names, value_use
-from compilelint.rules.annotations.ta207_optional_attribute_unrefined import optional_annotation
+from compilelint.semantic.annotations import optional_annotation
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 

@@ -6,7 +6,7 @@ import libcst as cst
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ExportRule
-from compilelint.rules.export.ex713_data_dependent_slice_assignment import grad_recorded_slice_bound
+from compilelint.semantic.grad import grad_recorded_slice_bound
 
 # The snippets below are the ones run on torch 2.11: the four bad ones failed
 # there on their marked line, the two good ones exported. On 2.13 all six export (EX713 / EX703's good twins).

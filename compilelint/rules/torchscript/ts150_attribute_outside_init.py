@@ -4,18 +4,8 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.classshape import class_shape
+from compilelint.semantic.attributes import assigned_self_attrs
 from compilelint.rules.base import Example, Rule, RuleDoc
-
-
-def assigned_self_attrs(node: cst.CSTNode) -> list[cst.Attribute]:
-    """`self.x` targets of an Assign / AugAssign / AnnAssign statement."""
-    targets: list[cst.BaseExpression] = []
-    if type(node) is cst.Assign:
-        for t in node.targets:
-            targets.extend(e.value for e in t.target.elements) if type(t.target) is cst.Tuple else targets.append(t.target)
-    elif type(node) in (cst.AugAssign, cst.AnnAssign):
-        targets.append(node.target)
-    return [t for t in targets if type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == "self"]
 
 
 class AttributeOutsideInit(Rule):

@@ -6,7 +6,7 @@ import libcst as cst
 from compilelint.analysis.classshape import class_shape
 from compilelint.analysis.pytypes import is_none
 from compilelint.rules.base import Example, Rule, RuleDoc
-from compilelint.rules.torchscript.ts150_attribute_outside_init import assigned_self_attrs
+from compilelint.semantic.attributes import assigned_self_attrs
 
 
 class NoneAttributeAssigned(Rule):

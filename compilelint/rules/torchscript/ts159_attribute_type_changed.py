@@ -8,7 +8,7 @@ from compilelint.analysis.names import qualify
 from compilelint.analysis.pytypes import function_types, literal_scalar_type
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
-from compilelint.rules.torchscript.ts150_attribute_outside_init import assigned_self_attrs
+from compilelint.semantic.attributes import assigned_self_attrs
 
 
 def _init_type(values: list[cst.BaseExpression], aliases: dict[str, str]) -> str | None:
