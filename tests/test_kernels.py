@@ -749,6 +749,55 @@ def test_norm_ops_pass_opcheck():
     torch.library.opcheck(norms.layer_norm_op, (x, w, b, 1e-5))
 
 
+def test_softmax_op_passes_opcheck():
+    torch.library.opcheck(softmax.softmax_op, (torch.randn(3, 20, device=DEV),))
+    torch.library.opcheck(softmax.softmax_op, (torch.randn(2, 3, 8, device=DEV).transpose(1, 2),))
+
+
+FUSED_OPS = {"policy_head": "compilelint.softmax.default"}
+"""Fused twins whose kernel is a registered op -> the op's call target in their compiled and exported graphs."""
+
+
+def _fused_outputs(mod, input_sets, run):
+    """`run(model, input_set)` on each set in order, from a fresh fused model (the twins may keep state: the
+    policy head counts its steps)."""
+    model, _ = mod.make_fused(device=DEV)
+    model.eval()
+    with torch.no_grad():
+        return [run(model, args) for args in input_sets]
+
+
+@pytest.mark.parametrize("name", sorted(FUSED_OPS))
+def test_fused_fixture_compiles_whole_and_exports(name):
+    """A fixture's fused twin, unchanged: torch.compile(fullgraph=True) gives one graph over two input sets
+    with the bundled kernel as one call of its op and eager's result; torch.export (non-strict) records
+    one call of the op, and the exported program gives eager's result too."""
+    mod = importlib.import_module(f"fixtures.models.{name}")
+    _, inputs = mod.make_fused(device=DEV)
+    inputs = inputs[:2]
+    want = _fused_outputs(mod, inputs, lambda m, a: m(*a))
+    graphs = []
+
+    def keep_graph(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    torch._dynamo.reset()
+    got = _fused_outputs(mod, inputs, lambda m, a: torch.compile(m, backend=keep_graph, fullgraph=True,
+                                                                 dynamic=mod.DYNAMIC)(*a))
+    torch._dynamo.reset()
+    assert len(graphs) == 1, [g.code for g in graphs]
+    calls = [str(n.target) for n in graphs[0].graph.nodes if n.op == "call_function"]
+    assert calls.count(FUSED_OPS[name]) == 1, calls
+    for w, g in zip(want, got):
+        assert torch.equal(w, g), (w - g).abs().max()
+    exported = _fused_outputs(mod, inputs[:1], lambda m, a: torch.export.export(m, a, strict=False))[0]
+    calls = [str(n.target) for n in exported.graph.nodes if n.op == "call_function"]
+    assert calls.count(FUSED_OPS[name]) == 1, calls
+    with torch.no_grad():
+        assert torch.equal(exported.module()(*inputs[0]), want[0])
+
+
 def test_kernels_in_interpreter_subprocess():
     if not SPAWN:
         pytest.skip("this process already runs the kernels (GPU, or TRITON_INTERPRET=1)")

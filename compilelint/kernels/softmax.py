@@ -14,6 +14,12 @@ Why: eager softmax on half-precision rows reaches about a quarter of memory band
 Example::
 
     p = softmax(scores)            # == torch.softmax(scores, dim=-1)
+
+Inside torch.compile and torch.export: ``softmax_op(x)`` is a ``torch.library.custom_op``
+(``compilelint::softmax``) with a fake implementation, so ``torch.compile(fullgraph=True)`` keeps it in one
+graph and ``torch.export`` records one call of it; ``softmax(x)`` (no ``out``, no ``config``) calls it by
+itself while being compiled or exported, and the launcher directly otherwise (an op call costs more CPU
+time than the launch). Forward only (no autograd). Output: a new contiguous tensor of x's shape and dtype.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import triton.language as tl
 
 from ._common import as_rows, launch, next_pow2, rowwise_configs, rowwise_grid, rowwise_interp_config, rowwise_keep
 
-__all__ = ["reference", "softmax", "CONFIGS", "MAX_FUSED_N"]
+__all__ = ["reference", "softmax", "softmax_op", "CONFIGS", "MAX_FUSED_N"]
 
 MAX_FUSED_N = 32768
 
@@ -205,7 +211,14 @@ _tuned = triton.autotune(CONFIGS, key=["NP2", "EVEN_N"], prune_configs_by={"earl
 
 
 def softmax(x: torch.Tensor, out=None, config=None):
-    """Softmax over the last dim of x (any leading shape)."""
+    """Softmax over the last dim of x (any leading shape). Compiled or exported (no ``out``, no ``config``):
+    the registered op ``softmax_op``, so the graph holds one call instead of a trace of the launcher."""
+    if out is None and config is None and torch.compiler.is_compiling():
+        return softmax_op(x)
+    return _softmax(x, out, config)
+
+
+def _softmax(x, out, config):
     x2, y2, out, M, N = as_rows(x, out)
     if M == 0 or N == 0:
         return out
@@ -213,3 +226,16 @@ def softmax(x: torch.Tensor, out=None, config=None):
     args = dict(X=x2, Y=y2, M=M, N=N, stride_xm=x2.stride(0), stride_ym=y2.stride(0), NP2=np2, EVEN_N=N == np2)
     launch(_tuned, _softmax_kernel, rowwise_grid(M, np2), args, config, rowwise_interp_config(np2, MAX_FUSED_N))
     return out
+
+
+# The supported way to call the kernel from compiled and exported code (as norms.rms_norm_op): an op whose
+# fake implementation states the output (x's shape and dtype, contiguous), so no compiler traces the launcher.
+@torch.library.custom_op("compilelint::softmax", mutates_args=())
+def softmax_op(x: torch.Tensor) -> torch.Tensor:
+    """softmax as an op: one node of a torch.compile / torch.export graph."""
+    return _softmax(x, None, None)
+
+
+@softmax_op.register_fake
+def _(x):
+    return torch.empty(x.shape, dtype=x.dtype, device=x.device)
