@@ -754,7 +754,17 @@ def test_softmax_op_passes_opcheck():
     torch.library.opcheck(softmax.softmax_op, (torch.randn(2, 3, 8, device=DEV).transpose(1, 2),))
 
 
-FUSED_OPS = {"policy_head": "compilelint.softmax.default"}
+def test_bn_relu_op_passes_opcheck():
+    C = 3
+    scale, shift = torch.randn(C, device=DEV), torch.randn(C, device=DEV)
+    for x in (torch.randn(2, C, 4, 5, device=DEV), torch.randn(2, C, 4, 5, device=DEV).to(memory_format=torch.channels_last),
+              torch.randn(C, 6, device=DEV).t(), torch.randn(2, 4, C, 5, device=DEV).transpose(1, 2)):
+        torch.library.opcheck(bn_relu.bn_relu_op, (x, scale, shift))
+        ref = torch.relu(x.double() * scale.double().view(1, C, *[1] * (x.dim() - 2)) + shift.double().view(1, C, *[1] * (x.dim() - 2)))
+        assert rel_err(bn_relu.bn_relu_op(x, scale, shift), ref) < 1e-6, x.stride()
+
+
+FUSED_OPS = {"policy_head": "compilelint.softmax.default", "vision_stem": "compilelint.bn_relu.default"}
 """Fused twins whose kernel is a registered op -> the op's call target in their compiled and exported graphs."""
 
 

@@ -11,6 +11,13 @@ Example::
 
     scale, shift = fold_bn(bn.weight, bn.bias, bn.running_mean, bn.running_var, bn.eps, conv.bias)
     y = bn_relu(conv_out, scale, shift)       # == reference(conv_out, conv.bias, bn...)
+
+Inside torch.compile and torch.export: ``bn_relu_op(x, scale, shift)`` is a ``torch.library.custom_op``
+(``compilelint::bn_relu``) with a fake implementation, so ``torch.compile(fullgraph=True)`` keeps it in one
+graph and ``torch.export`` records one call of it; ``bn_relu(x, scale, shift)`` (no ``out``, no ``config``)
+calls it by itself while being compiled or exported, and the launcher directly otherwise (an op call costs
+more CPU time than the launch). Forward only (no autograd). Output: a new tensor of x's shape and dtype,
+in x's memory format where the kernel reads x as it is (contiguous, channels-last), else contiguous.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import triton.language as tl
 
 from ._common import launch, next_pow2
 
-__all__ = ["reference", "fold_bn", "bn_relu", "CONFIGS"]
+__all__ = ["reference", "fold_bn", "bn_relu", "bn_relu_op", "CONFIGS"]
 
 
 def reference(x, conv_bias, running_mean, running_var, weight, bias, eps=1e-5):
@@ -72,19 +79,31 @@ _tuned = triton.autotune(CONFIGS, key=["N_KEY", "CHANNEL_LAST"])(_bn_relu_kernel
 
 
 def bn_relu(x: torch.Tensor, scale: torch.Tensor, shift: torch.Tensor, out=None, config=None):
-    """``relu(x * scale[c] + shift[c])`` with c the channel (dim 1), in x's dtype, one pass."""
+    """``relu(x * scale[c] + shift[c])`` with c the channel (dim 1), in x's dtype, one pass. Compiled or
+    exported (no ``out``, no ``config``): the registered op ``bn_relu_op``, one call in the graph."""
+    if out is None and config is None and torch.compiler.is_compiling():
+        return bn_relu_op(x, scale, shift)
+    return _bn_relu(x, scale, shift, out, config)
+
+
+def _layout(x):
+    """(x as the kernel reads it, channels last?, elements per channel plane): the kernel walks x's memory
+    in order, so x must be contiguous, channels-last (4-D) or (rows, C) contiguous; other strides are copied."""
     if x.dim() < 2:
-        raise ValueError("bn_relu expects (N, C, ...) input")
-    C = x.shape[1]
+        raise ValueError(f"bn_relu expects (N, C, ...) input, got {x.dim()}-D")
     if x.dim() == 2:
-        channel_last, inner = True, 1
-    elif x.is_contiguous():
-        channel_last, inner = False, x[0, 0].numel()
-    elif x.dim() == 4 and x.is_contiguous(memory_format=torch.channels_last):
-        channel_last, inner = True, 1
-    else:
-        x = x.contiguous()
-        channel_last, inner = False, x[0, 0].numel()
+        return (x if x.is_contiguous() else x.contiguous()), True, 1
+    if x.is_contiguous():
+        return x, False, x[0, 0].numel()
+    if x.dim() == 4 and x.is_contiguous(memory_format=torch.channels_last):
+        return x, True, 1
+    x = x.contiguous()
+    return x, False, x[0, 0].numel()
+
+
+def _bn_relu(x, scale, shift, out, config):
+    x, channel_last, inner = _layout(x)
+    C = x.shape[1]
     if out is None:
         out = torch.empty_like(x)  # keeps x's memory format
     scale = scale.to(device=x.device, dtype=torch.float32).contiguous()
@@ -97,3 +116,17 @@ def bn_relu(x: torch.Tensor, scale: torch.Tensor, shift: torch.Tensor, out=None,
     grid = lambda meta: (triton.cdiv(n, meta["BLOCK"]),)
     launch(_tuned, _bn_relu_kernel, grid, args, config, _INTERP_CONFIG)
     return out
+
+
+# The supported way to call the kernel from compiled and exported code (as norms.rms_norm_op): an op whose
+# fake implementation states the output (x's shape, dtype and the layout the launcher allocates), so no
+# compiler traces the launcher.
+@torch.library.custom_op("compilelint::bn_relu", mutates_args=())
+def bn_relu_op(x: torch.Tensor, scale: torch.Tensor, shift: torch.Tensor) -> torch.Tensor:
+    """bn_relu as an op: one node of a torch.compile / torch.export graph."""
+    return _bn_relu(x, scale, shift, None, None)
+
+
+@bn_relu_op.register_fake
+def _(x, scale, shift):
+    return torch.empty_like(_layout(x)[0])
