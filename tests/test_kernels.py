@@ -764,7 +764,16 @@ def test_bn_relu_op_passes_opcheck():
         assert rel_err(bn_relu.bn_relu_op(x, scale, shift), ref) < 1e-6, x.stride()
 
 
-FUSED_OPS = {"policy_head": "compilelint.softmax.default", "vision_stem": "compilelint.bn_relu.default"}
+def test_topk_gating_op_passes_opcheck():
+    torch.library.opcheck(gating.topk_gating_op, (torch.randn(5, 8, device=DEV), 2, True))
+    torch.library.opcheck(gating.topk_gating_op, (torch.randn(2, 3, 6, device=DEV), 3, False))
+    # the fake checks what the launcher checks: a compile-time error names the bad k
+    with pytest.raises(RuntimeError, match="k=9 must be between 1 and the number of experts 8"):
+        torch.compile(lambda t: gating.topk_gating(t, k=9), backend="eager", fullgraph=True)(torch.randn(4, 8))
+
+
+FUSED_OPS = {"policy_head": "compilelint.softmax.default", "vision_stem": "compilelint.bn_relu.default",
+             "moe_router": "compilelint.topk_gating.default"}
 """Fused twins whose kernel is a registered op -> the op's call target in their compiled and exported graphs."""
 
 

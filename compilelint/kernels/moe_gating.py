@@ -12,6 +12,13 @@ row is read once into registers and k argmax passes pick the experts.
 Example::
 
     w, idx = topk_gating(router_logits, k=2)      # == reference(router_logits, k=2)
+
+Inside torch.compile and torch.export: ``topk_gating_op(logits, k, renormalize)`` is a
+``torch.library.custom_op`` (``compilelint::topk_gating``) with a fake implementation, so
+``torch.compile(fullgraph=True)`` keeps it in one graph and ``torch.export`` records one call of it;
+``topk_gating(...)`` (no ``out``, no ``config``) calls it by itself while being compiled or exported, and
+the launcher directly otherwise (an op call costs more CPU time than the launch). Forward only (no
+autograd). Outputs: new contiguous tensors, weights (..., k) float32 and expert ids (..., k) int64.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import triton.language as tl
 
 from ._common import launch, next_pow2
 
-__all__ = ["reference", "topk_gating", "CONFIGS"]
+__all__ = ["reference", "topk_gating", "topk_gating_op", "CONFIGS"]
 
 
 def reference(logits, k=2, renormalize=True):
@@ -97,12 +104,24 @@ _tuned = triton.autotune(CONFIGS, key=["T_KEY", "E", "K"], prune_configs_by={"ea
 
 
 def topk_gating(logits, k=2, renormalize=True, out=None, config=None):
-    """Router weights (T, k) float32 and expert ids (T, k) int64 for logits (..., E)."""
+    """Router weights (T, k) float32 and expert ids (T, k) int64 for logits (..., E). Compiled or exported
+    (no ``out``, no ``config``): the registered op ``topk_gating_op``, one call in the graph."""
+    if out is None and config is None and torch.compiler.is_compiling():
+        return topk_gating_op(logits, k, renormalize)
+    return _topk_gating_launch(logits, k, renormalize, out, config)
+
+
+def _check(logits, k):
     E = logits.shape[-1]
     if not 1 <= k <= E:
         raise ValueError(f"k={k} must be between 1 and the number of experts {E}")
     if E > 256:
         raise ValueError("topk_gating supports up to 256 experts")
+    return E
+
+
+def _topk_gating_launch(logits, k, renormalize, out, config):
+    E = _check(logits, k)
     x = logits.reshape(-1, E)
     if x.stride(-1) != 1:
         x = x.contiguous()
@@ -122,3 +141,19 @@ def topk_gating(logits, k=2, renormalize=True, out=None, config=None):
     flat = E == args["BLOCK_E"] and x.stride(0) == E
     launch(_tuned, _topk_gating, grid, args, config, triton.Config({"BLOCK_T": 16, "FLAT": flat}, num_warps=4))
     return w, idx
+
+
+# The supported way to call the kernel from compiled and exported code (as norms.rms_norm_op): an op whose
+# fake implementation states the outputs' shapes and dtypes, so no compiler traces the launcher.
+@torch.library.custom_op("compilelint::topk_gating", mutates_args=())
+def topk_gating_op(logits: torch.Tensor, k: int = 2, renormalize: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
+    """topk_gating as an op: one node of a torch.compile / torch.export graph."""
+    return _topk_gating_launch(logits, k, renormalize, None, None)
+
+
+@topk_gating_op.register_fake
+def _(logits, k=2, renormalize=True):
+    _check(logits, k)
+    shape = (*logits.shape[:-1], k)
+    return (torch.empty(shape, dtype=torch.float32, device=logits.device),
+            torch.empty(shape, dtype=torch.int64, device=logits.device))
