@@ -772,8 +772,20 @@ def test_topk_gating_op_passes_opcheck():
         torch.compile(lambda t: gating.topk_gating(t, k=9), backend="eager", fullgraph=True)(torch.randn(4, 8))
 
 
+def test_voxel_scatter_op_passes_opcheck():
+    pc_range, voxel_size = [0.0, 0.0, -1.0, 4.0, 3.0, 1.0], [1.0, 1.0]
+    xyz = torch.rand(20, 3, device=DEV) * torch.tensor([5.0, 4.0, 2.5], device=DEV) - torch.tensor([0.5, 0.5, 1.2], device=DEV)
+    feats, bidx = torch.randn(20, 3, device=DEV), torch.randint(0, 2, (20,), device=DEV)
+    torch.library.opcheck(voxel.voxel_scatter_op, (xyz, feats, pc_range, voxel_size, bidx, 2, True, False))
+    torch.library.opcheck(voxel.voxel_scatter_op, (xyz, feats, pc_range, voxel_size, None, 1, False, True))
+    mean, counts = voxel.voxel_scatter_op(xyz, feats.double(), pc_range, voxel_size, bidx, 2, False, True)
+    ref_mean, ref_counts = voxel.reference(xyz, feats.double(), pc_range, voxel_size, bidx, 2)
+    assert torch.equal(counts, ref_counts) and rel_err(mean, ref_mean) < 1e-6
+    assert mean.is_contiguous(memory_format=torch.channels_last)
+
+
 FUSED_OPS = {"policy_head": "compilelint.softmax.default", "vision_stem": "compilelint.bn_relu.default",
-             "moe_router": "compilelint.topk_gating.default"}
+             "moe_router": "compilelint.topk_gating.default", "voxelize": "compilelint.voxel_scatter.default"}
 """Fused twins whose kernel is a registered op -> the op's call target in their compiled and exported graphs."""
 
 

@@ -29,6 +29,15 @@ added with float atomics into a grid zeroed first, then a division pass).
 Example::
 
     mean, counts = voxel_scatter_mean(xyz, feats, (0, -40, -3, 70.4, 40, 1), (0.16, 0.16), batch_idx, B)
+
+Inside torch.compile and torch.export: ``voxel_scatter_op(xyz, feats, pc_range, voxel_size, batch_idx,
+batch_size, is_max, deterministic)`` is a ``torch.library.custom_op`` (``compilelint::voxel_scatter``) with
+a fake implementation, so ``torch.compile(fullgraph=True)`` keeps it in one graph and ``torch.export``
+records one call of it; ``voxel_scatter_mean`` / ``voxel_scatter_max`` (no ``out``, no ``config``) call it
+by themselves while being compiled or exported, and the launchers directly otherwise (an op call costs more
+CPU time than the launch). The output sizes depend only on ``pc_range``, ``voxel_size`` and ``batch_size``
+(the grid; not on how many points fall inside it), so the fake needs no data-dependent size. Forward only
+(no autograd). Outputs: new tensors, as above (mean channels-last, counts contiguous).
 """
 
 from __future__ import annotations
@@ -41,7 +50,7 @@ import triton.language as tl
 
 from ._common import launch
 
-__all__ = ["reference", "voxel_scatter_mean", "voxel_scatter_max", "grid_shape", "CONFIGS"]
+__all__ = ["reference", "voxel_scatter_mean", "voxel_scatter_max", "voxel_scatter_op", "grid_shape", "CONFIGS"]
 
 
 def grid_shape(pc_range, voxel_size):
@@ -178,14 +187,21 @@ def voxel_scatter_mean(xyz, feats, pc_range, voxel_size, batch_idx=None, batch_s
     """Pillar means (B, C, ny, nx) float32, channels-last, and counts (B, ny, nx) int32; see the module
     docstring. ``out=(mean, counts)`` may be given (mean channels-last; any contents: every pillar is
     written). ``deterministic``: sum each pillar's points in point order, so repeated calls agree bit for
-    bit (a stable sort; slower); None follows ``torch.are_deterministic_algorithms_enabled()``."""
+    bit (a stable sort; slower); None follows ``torch.are_deterministic_algorithms_enabled()``. Compiled or
+    exported (no ``out``, no ``config``): the registered op ``voxel_scatter_op``, one call in the graph."""
+    if out is None and config is None and torch.compiler.is_compiling():
+        return voxel_scatter_op(xyz, feats, _floats(pc_range), _floats(voxel_size), batch_idx, batch_size, False,
+                                deterministic)
     return _voxel_scatter(xyz, feats, pc_range, voxel_size, batch_idx, batch_size, out, config, False, deterministic)
 
 
 def voxel_scatter_max(xyz, feats, pc_range, voxel_size, batch_idx=None, batch_size=1, out=None, config=None):
     """Like ``voxel_scatter_mean`` but each pillar keeps the elementwise max of its points' features
     (PointPillars' max-pool; 0 where empty): ``(maxed (B, C, ny, nx) float32 channels-last, counts)``.
-    A max does not depend on the order, so the result is always the same on every run."""
+    A max does not depend on the order, so the result is always the same on every run. Compiled or exported
+    (no ``out``, no ``config``): the registered op ``voxel_scatter_op``, one call in the graph."""
+    if out is None and config is None and torch.compiler.is_compiling():
+        return voxel_scatter_op(xyz, feats, _floats(pc_range), _floats(voxel_size), batch_idx, batch_size, True, False)
     return _voxel_scatter(xyz, feats, pc_range, voxel_size, batch_idx, batch_size, out, config, True, False)
 
 
@@ -194,11 +210,27 @@ def _f32(v: float) -> float:
     return struct.unpack("f", struct.pack("f", v))[0]
 
 
-def _voxel_scatter(xyz, feats, pc_range, voxel_size, batch_idx, batch_size, out, config, is_max, deterministic):
+def _floats(values) -> list[float]:
+    """A range or voxel size as the op's float[] argument (ints allowed, as the launchers take them)."""
+    return [float(v) for v in values]
+
+
+def _check(xyz, feats, pc_range, voxel_size):
+    """(ny, nx, N, C) of a call, or a ValueError naming what is wrong with its shapes."""
+    if len(pc_range) != 6 or len(voxel_size) < 2:
+        raise ValueError(f"pc_range must be (x0, y0, z0, x1, y1, z1) and voxel_size (vx, vy); got {len(pc_range)} "
+                         f"and {len(voxel_size)} values")
+    if feats.dim() != 2 or xyz.dim() != 2:
+        raise ValueError(f"feats must be (N, C) and xyz (N, >=3); got {tuple(feats.shape)} and {tuple(xyz.shape)}")
     ny, nx = grid_shape(pc_range, voxel_size)
     N, C = feats.shape
     if xyz.shape[0] != N or xyz.shape[1] < 3:
         raise ValueError("xyz must be (N, >=3) with one row per feature row")
+    return ny, nx, N, C
+
+
+def _voxel_scatter(xyz, feats, pc_range, voxel_size, batch_idx, batch_size, out, config, is_max, deterministic):
+    ny, nx, N, C = _check(xyz, feats, pc_range, voxel_size)
     n_cells = batch_size * ny * nx
     if n_cells >= 2**31 - 1 or N >= 2**31:
         raise ValueError(f"{n_cells} pillars, {N} points: pillar and point indices are int32 (below 2**31 - 1)")
@@ -244,3 +276,23 @@ def _voxel_scatter(xyz, feats, pc_range, voxel_size, batch_idx, batch_size, out,
         launch(_tuned, _pillar_reduce, grid, args, config,
                triton.Config({"BLOCK_V": 16, "BLOCK_C": min(16, max(2, triton.next_power_of_2(C)))}, num_warps=4))
     return mean, counts
+
+
+# The supported way to call the kernels from compiled and exported code (as norms.rms_norm_op): an op whose
+# fake implementation states the outputs (the grid's shapes, mean channels-last), so no compiler traces the
+# launchers. Integer atomics and the point-count-sized scratch buffers stay inside the op.
+@torch.library.custom_op("compilelint::voxel_scatter", mutates_args=())
+def voxel_scatter_op(xyz: torch.Tensor, feats: torch.Tensor, pc_range: list[float], voxel_size: list[float],
+                     batch_idx: torch.Tensor | None, batch_size: int, is_max: bool,
+                     deterministic: bool | None) -> tuple[torch.Tensor, torch.Tensor]:
+    """voxel_scatter_mean (is_max False) or voxel_scatter_max (True) as an op: one node of a graph."""
+    return _voxel_scatter(xyz, feats, pc_range, voxel_size, batch_idx, batch_size, None, None, is_max,
+                          False if is_max else deterministic)
+
+
+@voxel_scatter_op.register_fake
+def _(xyz, feats, pc_range, voxel_size, batch_idx, batch_size, is_max, deterministic):
+    ny, nx, _, C = _check(xyz, feats, pc_range, voxel_size)
+    mean = torch.empty(batch_size, C, ny, nx, dtype=torch.float32, device=feats.device,
+                       memory_format=torch.channels_last)
+    return mean, torch.empty(batch_size, ny, nx, dtype=torch.int32, device=feats.device)
