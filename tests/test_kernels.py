@@ -784,8 +784,22 @@ def test_voxel_scatter_op_passes_opcheck():
     assert mean.is_contiguous(memory_format=torch.channels_last)
 
 
+def test_attention_op_passes_opcheck():
+    q, k, v = (torch.randn(1, 2, 16, 16, device=DEV, dtype=torch.float16) for _ in range(3))
+    lens = torch.tensor([11], device=DEV)
+    torch.library.opcheck(attn.attention_op, (q, k, v, True, lens, None, None, "auto"))
+    kpm = torch.zeros(1, 16, dtype=torch.bool, device=DEV)
+    kpm[0, 5:9] = True
+    torch.library.opcheck(attn.attention_op, (q.transpose(1, 2).contiguous().transpose(1, 2), k, v, False, None, kpm,
+                                              0.3, "pointer"))
+    got = attn.attention_op(q, k, v, False, None, kpm, 0.3, "pointer")
+    want = attn.reference(q.double(), k.double(), v.double(), key_padding_mask=kpm, sm_scale=0.3)
+    assert rel_err(got, want) < TOL[torch.float16]
+
+
 FUSED_OPS = {"policy_head": "compilelint.softmax.default", "vision_stem": "compilelint.bn_relu.default",
-             "moe_router": "compilelint.topk_gating.default", "voxelize": "compilelint.voxel_scatter.default"}
+             "moe_router": "compilelint.topk_gating.default", "voxelize": "compilelint.voxel_scatter.default",
+             "vl_cross_attn": "compilelint.attention.default"}
 """Fused twins whose kernel is a registered op -> the op's call target in their compiled and exported graphs."""
 
 

@@ -20,6 +20,13 @@ specialisation, 0.96x / 0.99x of cuDNN where this module's Triton kernel reaches
 
     o = attention(q, k, v, causal=True)                       # == reference(q, k, v, causal=True)
     o = attention(q, k, v, kv_lens=torch.tensor([77, 12]))    # per-sequence key lengths
+
+Inside torch.compile and torch.export: ``attention_op(q, k, v, causal, kv_lens, key_padding_mask, sm_scale,
+impl)`` is a ``torch.library.custom_op`` (``compilelint::attention``) with a fake implementation, so
+``torch.compile(fullgraph=True)`` keeps it in one graph and ``torch.export`` records one call of it;
+``attention(...)`` and ``flash_attention_ws.attention_ws(...)`` (no ``out``, ``config`` or ``stages``) call
+it by themselves while being compiled or exported, and the launchers directly otherwise (an op call costs
+more CPU time than the launch). Forward only (no autograd). Output: a new tensor like q (its strides).
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ import triton.language as tl
 
 from ._common import interpreting, launch, next_pow2
 
-__all__ = ["reference", "attention", "CONFIGS", "flops"]
+__all__ = ["reference", "attention", "attention_op", "CONFIGS", "flops"]
 
 
 def reference(q, k, v, causal=False, kv_lens=None, key_padding_mask=None, sm_scale=None):
@@ -300,6 +307,13 @@ def attention(q, k, v, causal=False, kv_lens=None, key_padding_mask=None, sm_sca
     key_padding_mask), "tma" (tiles through Hopper's TMA unit; no key_padding_mask), "pointer" (plain
     loads, any strides, any GPU), or "auto" (ws where it applies and no ``config`` is given, else tma on
     sm_90+ when strides allow and no key_padding_mask, else pointer)."""
+    if out is None and config is None and torch.compiler.is_compiling():
+        return attention_op(q, k, v, causal, kv_lens, key_padding_mask, sm_scale, impl)
+    return _attention(q, k, v, causal, kv_lens, key_padding_mask, sm_scale, out, config, impl)
+
+
+def _check(q, k, v, key_padding_mask, impl):
+    """(B, H, SQ, SK, D) of a call, or the error that names what is wrong with it."""
     if impl not in ("auto", "ws", "tma", "pointer"):
         raise ValueError(f"impl must be 'auto', 'ws', 'tma' or 'pointer', not {impl!r}")
     if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
@@ -312,13 +326,18 @@ def attention(q, k, v, causal=False, kv_lens=None, key_padding_mask=None, sm_sca
         raise TypeError("attention takes fp16 or bf16 q, k, v of one dtype")
     if D not in (16, 32, 64, 128, 256):
         raise ValueError(f"head dim {D} not supported (16, 32, 64, 128, 256)")
+    if key_padding_mask is not None and key_padding_mask.shape != (B, SK):
+        raise ValueError(f"key_padding_mask must be (B, Sk) = {(B, SK)}")
+    return B, H, SQ, SK, D
+
+
+def _attention(q, k, v, causal, kv_lens, key_padding_mask, sm_scale, out, config, impl):
+    B, H, SQ, SK, D = _check(q, k, v, key_padding_mask, impl)
     if out is None:
         out = torch.empty_like(q)
     scale = sm_scale if sm_scale is not None else 1.0 / math.sqrt(D)
     lens = kv_lens.to(device=q.device, dtype=torch.int32).contiguous() if kv_lens is not None else q
     if key_padding_mask is not None:
-        if key_padding_mask.shape != (B, SK):
-            raise ValueError(f"key_padding_mask must be (B, Sk) = {(B, SK)}")
         kpm = key_padding_mask.to(device=q.device, dtype=torch.bool).contiguous().view(torch.uint8)
         spb, spn = kpm.stride()
     else:
@@ -353,3 +372,20 @@ def attention(q, k, v, causal=False, kv_lens=None, key_padding_mask=None, sm_sca
         return out
     launch(_tuned, _attn_fwd, grid, args, config, _INTERP_CONFIG)
     return out
+
+
+# The supported way to call the kernels from compiled and exported code (as norms.rms_norm_op): an op whose
+# fake implementation states the output (like q), so no compiler traces the launchers (the autotuner, the
+# TMA descriptors, the Gluon kernel's choice by device).
+@torch.library.custom_op("compilelint::attention", mutates_args=())
+def attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = False,
+                 kv_lens: torch.Tensor | None = None, key_padding_mask: torch.Tensor | None = None,
+                 sm_scale: float | None = None, impl: str = "auto") -> torch.Tensor:
+    """attention as an op: one node of a torch.compile / torch.export graph."""
+    return _attention(q, k, v, causal, kv_lens, key_padding_mask, sm_scale, None, None, impl)
+
+
+@attention_op.register_fake
+def _(q, k, v, causal=False, kv_lens=None, key_padding_mask=None, sm_scale=None, impl="auto"):
+    _check(q, k, v, key_padding_mask, impl)
+    return torch.empty_like(q)

@@ -229,6 +229,10 @@ def supports(q, k, v, out, key_padding_mask=None) -> bool:
 def attention_ws(q, k, v, causal=False, kv_lens=None, sm_scale=None, out=None, stages=None):
     """The warp-specialised forward; the caller checks ``supports(q, k, v, out)`` first. ``stages``: K/V
     ring slots (default: as many as fit, up to 4; docs/bench/kernels_h200.txt has other counts)."""
+    if out is None and stages is None and torch.compiler.is_compiling():  # one op call in the graph
+        from .flash_attention import attention_op
+
+        return attention_op(q, k, v, causal, kv_lens, None, sm_scale, "ws")
     from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
     B, H, SQ, D = q.shape
