@@ -147,9 +147,15 @@ def run_supervised(tasks: list, work: Callable, *, jobs: int, initializer: Calla
         workers.append(_Worker(ctx, initializer, initargs, work))
 
     def feed(worker: _Worker) -> None:
-        while pending and len(worker.queued) < QUEUED_PER_WORKER:
+        # a second task only while there are enough for every worker: the last ones go to whoever is free first
+        while pending and (not worker.queued or
+                           (len(worker.queued) < QUEUED_PER_WORKER and len(pending) >= len(workers))):
             index = pending.popleft()
-            worker.conn.send((index, tasks[index]))
+            try:
+                worker.conn.send((index, tasks[index]))
+            except OSError:  # it died meanwhile: its sentinel says so next, and the task waits for another worker
+                pending.appendleft(index)
+                return
             if not worker.queued:
                 worker.started = time.monotonic()
             worker.queued.append(index)

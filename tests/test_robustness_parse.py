@@ -203,6 +203,18 @@ def test_supervisor_replaces_dead_and_stuck_workers_and_keeps_order(jobs):
     assert outcomes[3].overran >= 1.0 and not outcomes[3].crashed
 
 
+def _sleep(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def test_supervisor_spreads_the_last_tasks_over_idle_workers():
+    """No worker holds a queued task while another has none: two slow files on -j2 run side by side."""
+    start = time.monotonic()
+    assert [o.value for o in supervisor.run_supervised([1.5, 1.5], _sleep, jobs=2)] == [1.5, 1.5]
+    assert time.monotonic() - start < 2.7  # one after the other: 3 s and more
+
+
 def test_supervisor_raises_an_internal_error_like_pool_did():
     with pytest.raises(KeyError, match="an internal error") as info:
         supervisor.run_supervised(["a", "bug", "b"], _task_kinds, jobs=1)
