@@ -750,31 +750,40 @@ def test_norm_ops_pass_opcheck():
 
 
 def test_softmax_op_passes_opcheck():
+    """opcheck on contiguous rows and on a transposed input (the launcher copies it to rows)."""
     torch.library.opcheck(softmax.softmax_op, (torch.randn(3, 20, device=DEV),))
     torch.library.opcheck(softmax.softmax_op, (torch.randn(2, 3, 8, device=DEV).transpose(1, 2),))
 
 
 def test_bn_relu_op_passes_opcheck():
+    """The fake's layout matches the launcher's for NCHW, channels-last, a transposed (rows, C) input (read as
+    if contiguous before: wrong values) and a permuted 4-D one, and each gives relu(x * scale + shift)."""
     C = 3
     scale, shift = torch.randn(C, device=DEV), torch.randn(C, device=DEV)
-    for x in (torch.randn(2, C, 4, 5, device=DEV), torch.randn(2, C, 4, 5, device=DEV).to(memory_format=torch.channels_last),
-              torch.randn(C, 6, device=DEV).t(), torch.randn(2, 4, C, 5, device=DEV).transpose(1, 2)):
+    nchw = torch.randn(2, C, 4, 5, device=DEV)
+    for x in (nchw, nchw.to(memory_format=torch.channels_last), torch.randn(C, 6, device=DEV).t(),
+              torch.randn(2, 4, C, 5, device=DEV).transpose(1, 2)):
         torch.library.opcheck(bn_relu.bn_relu_op, (x, scale, shift))
-        ref = torch.relu(x.double() * scale.double().view(1, C, *[1] * (x.dim() - 2)) + shift.double().view(1, C, *[1] * (x.dim() - 2)))
+        per_channel = (1, C, *[1] * (x.dim() - 2))
+        ref = torch.relu(x.double() * scale.double().view(per_channel) + shift.double().view(per_channel))
         assert rel_err(bn_relu.bn_relu_op(x, scale, shift), ref) < 1e-6, x.stride()
 
 
 def test_topk_gating_op_passes_opcheck():
+    """opcheck with renormalised and plain weights, a 3-D input; the fake rejects a k the launcher rejects."""
     torch.library.opcheck(gating.topk_gating_op, (torch.randn(5, 8, device=DEV), 2, True))
     torch.library.opcheck(gating.topk_gating_op, (torch.randn(2, 3, 6, device=DEV), 3, False))
     # the fake checks what the launcher checks: a compile-time error names the bad k
     with pytest.raises(RuntimeError, match="k=9 must be between 1 and the number of experts 8"):
-        torch.compile(lambda t: gating.topk_gating(t, k=9), backend="eager", fullgraph=True)(torch.randn(4, 8))
+        torch.compile(lambda t: gating.topk_gating(t, k=9), backend="eager", fullgraph=True)(
+            torch.randn(4, 8, device=DEV))
 
 
 def test_voxel_scatter_op_passes_opcheck():
+    """Some points outside the grid, batch indices, both reductions; the mean against the reference, in float64."""
     pc_range, voxel_size = [0.0, 0.0, -1.0, 4.0, 3.0, 1.0], [1.0, 1.0]
-    xyz = torch.rand(20, 3, device=DEV) * torch.tensor([5.0, 4.0, 2.5], device=DEV) - torch.tensor([0.5, 0.5, 1.2], device=DEV)
+    span, low = torch.tensor([5.0, 4.0, 2.5], device=DEV), torch.tensor([0.5, 0.5, 1.2], device=DEV)
+    xyz = torch.rand(20, 3, device=DEV) * span - low
     feats, bidx = torch.randn(20, 3, device=DEV), torch.randint(0, 2, (20,), device=DEV)
     torch.library.opcheck(voxel.voxel_scatter_op, (xyz, feats, pc_range, voxel_size, bidx, 2, True, False))
     torch.library.opcheck(voxel.voxel_scatter_op, (xyz, feats, pc_range, voxel_size, None, 1, False, True))
@@ -785,6 +794,7 @@ def test_voxel_scatter_op_passes_opcheck():
 
 
 def test_attention_op_passes_opcheck():
+    """opcheck causal with kv_lens, and with a key-padding mask on a strided q; the op against the reference."""
     q, k, v = (torch.randn(1, 2, 16, 16, device=DEV, dtype=torch.float16) for _ in range(3))
     lens = torch.tensor([11], device=DEV)
     torch.library.opcheck(attn.attention_op, (q, k, v, True, lens, None, None, "auto"))
