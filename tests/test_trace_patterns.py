@@ -128,3 +128,41 @@ def test_real_trace_warns_exactly_on_the_flagged_lines(snippet):
     assert set(flagged) <= warned, (sorted(flagged), sorted(warned))
     assert not warned & clean, sorted(warned & clean)
     assert math.isfinite(float(module.M()(*sets[0])[0].sum()))
+
+
+PER_LEVEL = '''\
+import torch
+from torch import nn
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.ModuleList([nn.Conv2d(2, 4, 1), nn.Conv2d(3, 4, 1)])
+
+    def forward(self, feats: torch.Tensor):  # annotated Tensor, called with one feature map per level
+        out = [self.proj[i](f) for i, f in enumerate(feats)]  # clean
+        for i, f in enumerate(feats):  # clean
+            out[i] = out[i] + self.proj[i](f)
+        return torch.cat([o.flatten(1) for o in out], 1)
+'''
+
+
+def test_a_sequence_walked_with_a_module_list_is_no_tensor(tmp_path):
+    """kornia's RT-DETR head: `feats` is annotated Tensor but lines up with `self.input_proj` by position; the
+    loop walks levels (a fixed count), not rows, so neither trace (TR308) nor Dynamo (RC507) specialises on it."""
+    torch = pytest.importorskip("torch")
+    from compilelint.runtime_probe import observe
+
+    path = tmp_path / "levels.py"
+    path.write_text(PER_LEVEL)
+    _, clean = _marks(PER_LEVEL)
+    result = lint([str(path)], Config(root=str(tmp_path)), jobs=1)
+    assert not [f for f in result.findings if f.line in clean and f.code in ("TR308", "RC507")], result.findings
+    spec = importlib.util.spec_from_file_location("_levels", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sets = [([torch.randn(1, 2, 4, 4), torch.randn(1, 3, 2, 2)],), ([torch.randn(2, 2, 6, 6), torch.randn(2, 3, 3, 3)],)]
+    trace = observe.run_trace(module.M(), sets)
+    assert not {n for _, f, n in trace.warnings if f == str(path)} & clean
+    assert not trace.diverged, trace.divergence

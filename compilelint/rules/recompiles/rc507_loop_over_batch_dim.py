@@ -4,6 +4,7 @@ import libcst as cst
 
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.loops import loop_body, walks_blocks_by_position
 
 
 class LoopOverBatchDim(Rule):
@@ -161,10 +162,12 @@ class M(torch.nn.Module):
         return None
 
     def visit_For(self, node: cst.For, ctx) -> None:  # noqa: ANN001
-        self._check_iter(node.iter, node.iter, ctx)
+        if not walks_blocks_by_position(node, loop_body(node, ctx.ancestors), ctx.class_facts):
+            self._check_iter(node.iter, node.iter, ctx)
 
     def visit_CompFor(self, node: cst.CompFor, ctx) -> None:  # noqa: ANN001
-        self._check_iter(node.iter, node.iter, ctx)
+        if not walks_blocks_by_position(node, loop_body(node, ctx.ancestors), ctx.class_facts):
+            self._check_iter(node.iter, node.iter, ctx)
 
 
 def _unannotated_params(fn: cst.FunctionDef | None) -> set[str]:

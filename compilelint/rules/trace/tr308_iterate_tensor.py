@@ -5,6 +5,7 @@ import libcst as cst
 
 from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.loops import loop_body, walks_blocks_by_position
 
 
 class IterateTensor(Rule):
@@ -75,10 +76,12 @@ class M(torch.nn.Module):
             ctx.report(iterable)  # `for u in x.unbind(1)`: as many iterations as the example's size
 
     def visit_For(self, node: cst.For, ctx) -> None:  # noqa: ANN001
-        self._check(node.iter, ctx)
+        if not walks_blocks_by_position(node, loop_body(node, ctx.ancestors), ctx.class_facts):
+            self._check(node.iter, ctx)
 
     def visit_CompFor(self, node: cst.CompFor, ctx) -> None:  # noqa: ANN001
-        self._check(node.iter, ctx)
+        if not walks_blocks_by_position(node, loop_body(node, ctx.ancestors), ctx.class_facts):
+            self._check(node.iter, ctx)
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
