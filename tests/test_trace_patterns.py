@@ -166,3 +166,34 @@ def test_a_sequence_walked_with_a_module_list_is_no_tensor(tmp_path):
     trace = observe.run_trace(module.M(), sets)
     assert not {n for _, f, n in trace.warnings if f == str(path)} & clean
     assert not trace.diverged, trace.divergence
+
+
+CONSTANTS = '''\
+import torch
+from torch import nn
+
+
+class M(nn.Module):
+    def forward(self, x):
+        half = torch.tensor(0.5)  # clean
+        pad = torch.zeros(x.shape[1], dtype=x.dtype, device=x.device)  # clean
+        return x * half + pad
+'''
+
+
+def test_constants_torch_calls_safe_are_no_trace_finding(tmp_path):
+    """A literal `torch.tensor(0.5)` and a tensor whose dtype and device are copied from the input: torch warns
+    about the first ("registered as constants ... safely ignore") and the trace is right for other inputs."""
+    torch = pytest.importorskip("torch")
+    from compilelint.runtime_probe import observe
+
+    path = tmp_path / "constants.py"
+    path.write_text(CONSTANTS)
+    _, clean = _marks(CONSTANTS)
+    result = lint([str(path)], Config(root=str(tmp_path)), jobs=1)
+    assert not [f for f in result.findings if f.code.startswith("TR")], result.findings
+    spec = importlib.util.spec_from_file_location("_constants", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    trace = observe.run_trace(module.M(), [(torch.randn(2, 3),), (torch.randn(4, 5),)])
+    assert not trace.diverged, trace.divergence
