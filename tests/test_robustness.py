@@ -119,7 +119,7 @@ def test_directory_broken_symlink_unreadable_and_huge_files_are_findings(tmp_pat
     os.symlink(tmp_path, tmp_path / "loop" / "back")  # a symlink loop
     expected = {f.line for f in lint([str(tmp_path / "good.py")], Config(), jobs=1).findings}
     proc = subprocess.run([sys.executable, "-m", "compilelint", str(tmp_path), "--output-format", "json",
-                           "--max-file-size", "1", "--jobs", "2"],
+                           "--max-file-size", "1", "--jobs", "2", "--targets", "all"],  # as Config() in code
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     findings = json.loads(proc.stdout)["findings"]
