@@ -113,9 +113,14 @@ MORE_CLEAN: list[str] = [
 
 MORE_CLEAN += [
     "if torch.is_autocast_enabled():\n    x = x.float()\nreturn x",
-    "if x.size(0) != scores.size(0):\n    raise ValueError(f'bad {scores.max().item()}')\nreturn x",
     "s = x.size()\nif len(s) == 2:\n    x = x.unsqueeze(0)\nreturn x",
 ]
+
+
+def test_size_validation_is_only_a_check_that_vanishes(tmp_path):
+    # not a second code path for valid inputs (no TR312), but the traced graph never checks it (TR320, a note)
+    body = "if x.size(0) != scores.size(0):\n    raise ValueError(f'bad {scores.max().item()}')\nreturn x"
+    assert findings(body, tmp_path) == {("TR320", "note")}
 
 
 @pytest.mark.parametrize("body", MORE_CLEAN, ids=[f"more_clean{i}" for i in range(len(MORE_CLEAN))])
