@@ -205,7 +205,7 @@ def _export_verdict(obj, inputs, path: Path, example: Example, expected: tuple[s
 
 
 def _skip_without(needs: str) -> None:
-    """Skip (pytest) an example whose check needs what this machine lacks (Example.needs), before it is imported:
+    """Skip (pytest) an example whose check needs what the running machine lacks (Example.needs), before it is imported:
     importing a cpp_extension example builds it."""
     import shutil
 

@@ -229,7 +229,7 @@ def test_a_timed_out_parse_is_reported_as_e002_and_never_cached(tmp_path, monkey
     """A parse that overruns --file-timeout is E002 (not E001 "cannot parse: _FileTimeout": the alarm used to
     fire inside the parser and be taken for a parse error), is not written to the cache, and so is analyzed
     again, in full, by the next run with more time. The parser is slowed for one file (as LibCST is by some
-    inputs) so the overrun does not depend on this machine's speed."""
+    inputs) so the overrun does not depend on the machine's speed."""
     import libcst
 
     real_parse = libcst.parse_module

@@ -44,7 +44,7 @@ class TritonLaunchInExport(CustomOpRule):
                "`torch.library.triton_op` and launch through `torch.library.wrap_triton(kernel)[grid](...)`")
     torch_error = ("data pointer", "data_ptr", "FakeTensor")
     version_note = ("GPU-only claim: its examples need CUDA (Example.needs=\"cuda\"), so CPU CI lints them and skips "
-                    "their torch check; verified on torch 2.11 with an H200 (the GPU machine's release). "
+                    "their torch check; verified on torch 2.11 with an H200 GPU. "
                     "torch.export.export (non-strict) of a direct launch fails at it (\"Cannot access data pointer of "
                     "Tensor (e.g. FakeTensor ...)\"): the Triton launcher reads the fake tensors' pointers. "
                     "torch.compile traces a direct launch (Dynamo captures user-defined Triton kernels), so only export "
