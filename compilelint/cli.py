@@ -360,31 +360,46 @@ def probe_command(targets: tuple[str, ...], device: str, output_format: str, out
     sys.exit(EXIT_CLEAN if exit_zero else exit_code(result))
 
 
+def _scale_check(ctx: click.Context, param: click.Parameter, value: str) -> int | str:
+    from compilelint.runtime_probe.bench import parse_scale
+
+    try:
+        return parse_scale(value)
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from None
+
+
 @main.command("bench")
 @click.argument("unfixed")
 @click.option("--compare", "fixed", required=True, help="The fixed twin's target, PATH.py:FACTORY or module:FACTORY.")
 @click.option("--device", type=click.Choice(["cpu", "cuda"]), default="cpu", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the results as JSON to this file.")
 @click.option("--chart", type=click.Path(dir_okay=False), help="Write a self-contained HTML chart to this file.")
-@click.option("--iters", type=int, default=50, show_default=True, callback=_number_check(1, 1e9),
-              help="Timed rounds over the input sets.")
-@click.option("--warmup", type=int, default=5, show_default=True, callback=_number_check(0, 1e9),
+@click.option("--rounds", "--iters", "rounds", type=int, default=200, show_default=True,
+              callback=_number_check(1, 1e9), help="At most this many timed rounds over the input sets.")
+@click.option("--seconds", type=float, default=60.0, show_default=True, callback=_number_check(0, 1e6),
+              help="Stop the timed rounds after this long, once --min-rounds are done.")
+@click.option("--min-rounds", type=int, default=20, show_default=True, callback=_number_check(1, 1e9),
+              help="Timed rounds done whatever --seconds says.")
+@click.option("--warmup", type=int, default=3, show_default=True, callback=_number_check(0, 1e9),
               help="Untimed rounds after the first.")
-@click.option("--scale", type=int, default=1, show_default=True, callback=_number_check(1, 1e6),
-              help="Passed to factories that take `scale`.")
+@click.option("--scale", default="1", show_default=True, callback=_scale_check,
+              help="Passed to factories that take `scale`: a positive int, or 'deploy'.")
 @click.option("--backend", default="inductor", show_default=True, help="torch.compile backend.")
-@click.option("--timeout", type=float, default=600.0, show_default=True, callback=_number_check(0, 1e6, above=True),
-              help="Seconds allowed for the child process.")
+@click.option("--timeout", type=float, default=900.0, show_default=True, callback=_number_check(0, 1e6, above=True),
+              help="Seconds allowed for the child process; what it measured by then is kept.")
 @click.option("--variants", default="", help="Comma-separated columns to run, in this order (default: all).")
-def bench_command(unfixed: str, fixed: str, device: str, output: str | None, chart: str | None, iters: int,
-                  warmup: int, scale: int, backend: str, timeout: float, variants: str) -> None:
-    """Time UNFIXED against its fixed twin, eager and compiled, on the same inputs, in a child process."""
+def bench_command(unfixed: str, fixed: str, device: str, output: str | None, chart: str | None, rounds: int,
+                  seconds: float, min_rounds: int, warmup: int, scale: int | str, backend: str, timeout: float,
+                  variants: str) -> None:
+    """Time UNFIXED against its fixed twin, eager and compiled, on the same inputs, in a child process:
+    variants interleaved round by round, each speedup with a 95 % interval over rounds."""
     import json as _json
 
     from compilelint.runtime_probe.bench import render_html, render_table, run_bench
 
-    data = run_bench(unfixed, fixed, device=device, iters=iters, warmup=warmup, scale=scale, backend=backend,
-                     timeout=timeout, variants=_split((variants,)) or None)
+    data = run_bench(unfixed, fixed, device=device, rounds=rounds, warmup=warmup, scale=scale, backend=backend,
+                     timeout=timeout, variants=_split((variants,)) or None, seconds=seconds, min_rounds=min_rounds)
     click.echo(render_table(data), nl=False)
     if output:
         _write_or_fail(output, _json.dumps(data, indent=2) + "\n", "--output")

@@ -1,20 +1,33 @@
 """What a fix is worth: an unfixed model against its fixed twin, eager and compiled, on the same inputs,
-in one run, in a child process.
+in one child process, every variant timed round by round, interleaved, so that drift on the machine
+(clocks, other load, the allocator) falls on every variant alike.
 
-Columns (variants), each on a fresh model from its factory and a fresh Dynamo cache:
+Variants (columns), each on a fresh model from its factory:
   eager_unfixed, compiled_unfixed, eager_fixed, compiled_fixed        (torch.compile default mode)
   compiled_unfixed_ro, compiled_fixed_ro                              (mode="reduce-overhead"; CUDA only)
-  fused_fixed                                                         (the pair's `make_fused`; CUDA only)
-For each: median and p99 latency of one call, the time of one round over the input sets (sum of the
-per-set medians), the first round's time (compile included), peak memory (CUDA), graphs, graph breaks
-and recompiles (Dynamo's own counters and logs), and whether its outputs match eager unfixed.
+  fused_fixed, compiled_fused, compiled_fused_ro                      (the pair's `make_fused`: the fixed model
+                                                                       with the bundled kernels; CUDA only)
+Setup, one variant after the other: build, compile, the first round over the input sets (its time, compile
+included, is `first_round_s`, never part of the steady state), warm-up rounds; graphs, graph breaks and
+recompiles are counted per variant (each compiled variant gets its own copy of the forward's code, so one
+variant's compiles never count against another's recompile limit). Then timed rounds: in round r every
+variant runs each input set once, in an order rotated by r; a round's time is the sum of its calls.
+Rounds go on until `rounds` are done or `seconds` have passed (at least `min_rounds`).
+
+Each speedup (SPEEDUPS) is the ratio of the two variants' median round times, with a 95 % interval from a
+bootstrap over rounds (rounds resampled jointly: the variants of one round ran side by side) and a verdict:
+"faster" or "slower" when the interval lies above or below 1, else "no measurable difference". The pair's
+deployed mode (its fixed module's `DEPLOY`: "reduce-overhead" for small launch-bound heads, "default" for
+large models; reduce-overhead needs CUDA) names the headline ratio, `deployed`.
 
 A target is `path/to/file.py:factory` or `package.module:factory`; the factory takes `device` (and
-`scale`, if it accepts one) and returns `(model, [input_set, ...])`.
+`scale`, if it accepts one: an int, or "deploy" for the pairs' deployment sizes) and returns
+`(model, [input_set, ...])`.
 
-Parent side: `run_bench(...)` starts `python -m compilelint.runtime_probe.bench --child ...`, which writes
-JSON; a crash, hang or OOM in the child is reported as an error, not raised. Rendering: `render_table`,
-`render_html` (a self-contained HTML page with inline SVG bars).
+Parent side: `run_bench(...)` starts `python -m compilelint.runtime_probe.bench --child ...`, which rewrites
+its JSON after each variant's setup and every few seconds of timed rounds; a crash, hang, OOM or timeout in
+the child is reported as an error with what the JSON held by then (columns set up, rounds timed), not
+raised. Rendering: `render_table`, `render_html` (a self-contained HTML page with inline SVG bars).
 """
 
 from __future__ import annotations
@@ -28,30 +41,41 @@ import json
 import logging
 import math
 import os
+import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 from typing import Any
 
 VARIANTS = ("eager_unfixed", "compiled_unfixed", "eager_fixed", "compiled_fixed",
-            "compiled_unfixed_ro", "compiled_fixed_ro", "fused_fixed")
+            "compiled_unfixed_ro", "compiled_fixed_ro", "fused_fixed", "compiled_fused", "compiled_fused_ro")
 LABELS = {
     "eager_unfixed": "eager, unfixed", "compiled_unfixed": "compiled, unfixed",
     "eager_fixed": "eager, fixed", "compiled_fixed": "compiled, fixed",
     "compiled_unfixed_ro": "compiled reduce-overhead, unfixed",
-    "compiled_fixed_ro": "compiled reduce-overhead, fixed", "fused_fixed": "fixed + bundled kernels",
+    "compiled_fixed_ro": "compiled reduce-overhead, fixed", "fused_fixed": "fixed + bundled kernels, eager",
+    "compiled_fused": "fixed + bundled kernels, compiled",
+    "compiled_fused_ro": "fixed + bundled kernels, compiled reduce-overhead",
 }
-# (faster, slower): speedup = slower's round time / faster's round time
+# name -> (faster, slower): speedup = slower's median round time / faster's
 SPEEDUPS = {
     "compiled_fixed_vs_compiled_unfixed": ("compiled_fixed", "compiled_unfixed"),
     "compiled_fixed_ro_vs_compiled_unfixed_ro": ("compiled_fixed_ro", "compiled_unfixed_ro"),
-    "compiled_fixed_ro_vs_compiled_unfixed": ("compiled_fixed_ro", "compiled_unfixed"),
     "compiled_fixed_vs_eager_unfixed": ("compiled_fixed", "eager_unfixed"),
+    "compiled_fixed_ro_vs_eager_unfixed": ("compiled_fixed_ro", "eager_unfixed"),
     "fused_fixed_vs_compiled_fixed": ("fused_fixed", "compiled_fixed"),
+    "compiled_fused_vs_compiled_fixed": ("compiled_fused", "compiled_fixed"),
+    "compiled_fused_ro_vs_compiled_fixed_ro": ("compiled_fused_ro", "compiled_fixed_ro"),
 }
+# the deployed mode -> (fixed vs unfixed, fused vs fixed), both compiled in that mode
+DEPLOYED = {"default": ("compiled_fixed_vs_compiled_unfixed", "compiled_fused_vs_compiled_fixed"),
+            "reduce-overhead": ("compiled_fixed_ro_vs_compiled_unfixed_ro", "compiled_fused_ro_vs_compiled_fixed_ro")}
+NO_DIFFERENCE = "no measurable difference"
+BOOTSTRAP_RESAMPLES = 2000
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -94,18 +118,6 @@ def _call_factory(factory, device: str, scale: int):  # noqa: ANN001, ANN202
 
 
 # -- the child: measurements -----------------------------------------------------------------------
-class _Records(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[tuple[str, str]] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            self.records.append((record.name, record.getMessage()))
-        except Exception:  # a record whose formatting fails tells us nothing
-            pass
-
-
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     k = (len(ordered) - 1) * q
@@ -141,182 +153,370 @@ def _close(a: Any, b: Any, tol: float) -> bool:
     return a == b
 
 
-def _measure(variant: str, factory, device: str, scale: int, dynamic: bool | None, iters: int,  # noqa: ANN001
-             warmup: int, reference: list | None, tol: float, backend: str = "inductor") -> tuple[dict, list]:
-    import torch
-    import torch._dynamo
-    import torch._logging
-    from torch._dynamo.utils import counters
+def parse_scale(value: str | int) -> int | str:
+    """`--scale`: a positive int (the pairs' small sizes times it) or "deploy" (their deployment sizes)."""
+    if value == "deploy" or isinstance(value, int):
+        return value
+    try:
+        number = int(value)
+    except ValueError:
+        raise ValueError(f"scale {value!r}: a positive integer or 'deploy'") from None
+    if number < 1:
+        raise ValueError(f"scale {value!r}: a positive integer or 'deploy'")
+    return number
 
-    from compilelint.runtime_probe.observe import parse_break_records
+
+def _own_forward(model: Any) -> Any:
+    """Give `model` a subclass of its class whose forward is a copy of the forward's code object. Dynamo keeps
+    its compiled entries (and counts recompiles against its limit) per code object: without this, two compiled
+    variants of one class (default and reduce-overhead) would share one cache and one recompile limit."""
+    cls = type(model)
+    fwd = getattr(cls, "forward", None)
+    if not isinstance(fwd, types.FunctionType):
+        return model
+    clone = types.FunctionType(fwd.__code__.replace(), fwd.__globals__, fwd.__name__, fwd.__defaults__,
+                               fwd.__closure__)
+    clone.__kwdefaults__, clone.__qualname__, clone.__doc__ = fwd.__kwdefaults__, fwd.__qualname__, fwd.__doc__
+    try:
+        model.__class__ = type(cls.__name__, (cls,), {"forward": clone, "__module__": cls.__module__,
+                                                      "__doc__": cls.__doc__})
+    except TypeError:  # a class whose instances cannot change class: shared cache, as before
+        pass
+    return model
+
+
+def rotated(variants: list[str], round_index: int) -> list[str]:
+    """The order of round `round_index`: the variants rotated by it, so each one takes every position in turn
+    (nobody always runs first after a pause, or always right after the slowest variant)."""
+    k = round_index % len(variants) if variants else 0
+    return variants[k:] + variants[:k]
+
+
+def ratio_interval(fast: list[float], slow: list[float], resamples: int = BOOTSTRAP_RESAMPLES,
+                   seed: int = 0) -> tuple[float, float, float]:
+    """(median(slow) / median(fast), low, high): the ratio and its 95 % percentile interval from a bootstrap
+    over rounds. `fast[i]` and `slow[i]` are round i's times, resampled together."""
+    n = min(len(fast), len(slow))
+    if n == 0:
+        raise ValueError("no rounds")
+    fast, slow = fast[:n], slow[:n]
+    point = statistics.median(slow) / statistics.median(fast)
+    if n == 1:
+        return point, point, point
+    rng = random.Random(seed)
+    stats = []
+    for _ in range(resamples):
+        idx = [rng.randrange(n) for _ in range(n)]
+        stats.append(statistics.median(slow[i] for i in idx) / statistics.median(fast[i] for i in idx))
+    stats.sort()
+    return point, _percentile(stats, 0.025), _percentile(stats, 0.975)
+
+
+def verdict(low: float, high: float) -> str:
+    if low > 1.0:
+        return "faster"
+    if high < 1.0:
+        return "slower"
+    return NO_DIFFERENCE
+
+
+class _Variant:
+    """One column: its model, its inputs, and what Dynamo did while it ran."""
+
+    def __init__(self, name: str, fn: Any, inputs: list, ro: bool) -> None:
+        self.name, self.fn, self.inputs, self.ro = name, fn, inputs, ro
+        self.rounds_s: list[float] = []
+        self.calls_s: list[list[float]] = [[] for _ in inputs]
+        self.graphs = self.frames_total = self.frames_ok = 0
+        self.records: list[tuple[str, str]] = []
+
+    def call(self, args: tuple) -> Any:
+        if self.ro:
+            import torch
+
+            torch.compiler.cudagraph_mark_step_begin()
+        return self.fn(*args)
+
+
+class _Watch:
+    """Attributes Dynamo's counters and log records to the variant that is running."""
+
+    def __init__(self) -> None:
+        self.current: _Variant | None = None
+        outer = self
+
+        class Handler(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                if outer.current is not None:
+                    try:
+                        outer.current.records.append((record.name, record.getMessage()))
+                    except Exception:  # a record whose formatting fails tells us nothing
+                        pass
+
+        self.handler = Handler(logging.DEBUG)
+
+    def __enter__(self) -> "_Watch":
+        import torch._logging
+
+        torch._logging.set_logs(graph_breaks=True, recompiles=True)
+        logging.getLogger("torch._dynamo").addHandler(self.handler)  # break and guard loggers propagate here
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import torch._logging
+
+        logging.getLogger("torch._dynamo").removeHandler(self.handler)
+        torch._logging.set_logs()
+
+    def run(self, variant: _Variant, fn: Any) -> Any:
+        from torch._dynamo.utils import counters
+
+        before = (counters["stats"].get("unique_graphs", 0), counters["frames"].get("total", 0),
+                  counters["frames"].get("ok", 0))
+        self.current = variant
+        try:
+            return fn()
+        finally:
+            self.current = None
+            variant.graphs += int(counters["stats"].get("unique_graphs", 0) - before[0])
+            variant.frames_total += int(counters["frames"].get("total", 0) - before[1])
+            variant.frames_ok += int(counters["frames"].get("ok", 0) - before[2])
+
+
+def _setup(name: str, factory: Any, device: str, scale: int | str, dynamic: bool | None, warmup: int,
+           backend: str, watch: _Watch) -> tuple[_Variant, list, float, float | None]:
+    """Build and compile one variant, run its first round (timed: compile included) and its warm-up rounds.
+    Returns the variant, its first round's outputs (on the CPU), that round's seconds and its peak memory."""
+    import torch
 
     cuda = device.startswith("cuda")
-
-    def sync() -> None:
-        if cuda:
-            torch.cuda.synchronize()
-
-    torch._dynamo.reset()
-    counters.clear()
     model, inputs = _call_factory(factory, device, scale)
     if hasattr(model, "eval"):
         model.eval()
-    compiled = variant.startswith("compiled")
-    ro = variant.endswith("_ro")
+    compiled = name.startswith("compiled")
+    ro = name.endswith("_ro")
     fn = model
     if compiled:
-        fn = torch.compile(model, dynamic=dynamic, backend=backend, mode="reduce-overhead" if ro else None)
-    handler = _Records()
-    dynamo_logger = logging.getLogger("torch._dynamo")  # one handler: guard and break loggers propagate here
-    if compiled:
-        torch._logging.set_logs(graph_breaks=True, recompiles=True)
-        dynamo_logger.addHandler(handler)
+        fn = torch.compile(_own_forward(model), dynamic=dynamic, backend=backend,
+                           mode="reduce-overhead" if ro else None)
+    variant = _Variant(name, fn, inputs, ro)
     if cuda:
-        torch.cuda.empty_cache()
+        torch.cuda.synchronize()
         torch.cuda.reset_peak_memory_stats()
     mem_before = torch.cuda.memory_allocated() if cuda else 0
 
-    def call(args: tuple) -> Any:
-        if ro:
-            torch.compiler.cudagraph_mark_step_begin()
-        return fn(*args)
+    def first_round() -> list:
+        return [_to_cpu(variant.call(args)) for args in inputs]
 
-    outputs = []
-    try:
-        with torch.no_grad():
+    with torch.no_grad():
+        t0 = time.perf_counter()
+        outputs = watch.run(variant, first_round)
+        if cuda:
+            torch.cuda.synchronize()
+        first = time.perf_counter() - t0
+        for _ in range(warmup):
+            watch.run(variant, lambda: [variant.call(args) for args in inputs])
+        if cuda:
+            torch.cuda.synchronize()
+    peak = (torch.cuda.max_memory_allocated() - mem_before) / 2**20 if cuda else None
+    return variant, outputs, first, peak
+
+
+def _timed_round(variant: _Variant, sync: Any, watch: _Watch) -> None:
+    def body() -> None:
+        total = 0.0
+        for i, args in enumerate(variant.inputs):
+            t = time.perf_counter()
+            variant.call(args)
             sync()
-            t0 = time.perf_counter()
-            for args in inputs:  # first round: compiles, records graphs
-                outputs.append(_to_cpu(call(args)))
-            sync()
-            first_round = time.perf_counter() - t0
-            for _ in range(warmup):
-                for args in inputs:
-                    call(args)
-            sync()
-            per_set: list[list[float]] = [[] for _ in inputs]
-            for _ in range(iters):
-                for i, args in enumerate(inputs):
-                    t = time.perf_counter()
-                    call(args)
-                    sync()
-                    per_set[i].append(time.perf_counter() - t)
-    finally:
-        if compiled:
-            dynamo_logger.removeHandler(handler)
-            torch._logging.set_logs()
-    calls = [x for xs in per_set for x in xs]
-    records = handler.records
-    result = {
-        "variant": variant,
-        "label": LABELS[variant],
+            dt = time.perf_counter() - t
+            variant.calls_s[i].append(dt)
+            total += dt
+        variant.rounds_s.append(total)
+
+    watch.run(variant, body)
+
+
+def _column(variant: _Variant, base: dict) -> dict:
+    from compilelint.runtime_probe.observe import parse_break_records
+
+    compiled = variant.name.startswith("compiled")
+    breaks = parse_break_records(variant.records) if compiled else []
+    calls = [x for xs in variant.calls_s for x in xs]
+    out = dict(base)
+    out.update({
+        "rounds_timed": len(variant.rounds_s),
         "calls_timed": len(calls),
-        "median_ms": statistics.median(calls) * 1e3,
-        "p99_ms": _percentile(calls, 0.99) * 1e3,
-        "round_ms": sum(statistics.median(xs) for xs in per_set) * 1e3,
-        "per_set_median_ms": [statistics.median(xs) * 1e3 for xs in per_set],
-        "first_round_s": first_round,
-        "peak_mem_mib": ((torch.cuda.max_memory_allocated() - mem_before) / 2**20) if cuda else None,
-        "graphs": int(counters["stats"].get("unique_graphs", 0)) if compiled else None,
-        "graph_breaks": len(parse_break_records(records)) if compiled else None,
-        "graph_break_ids": sorted({b.gb_id for b in parse_break_records(records) if b.gb_id}) if compiled else None,
-        "recompiles": sum(1 for n, m in records if n.endswith("__recompiles") and "Recompiling function" in m)
+        "median_ms": statistics.median(calls) * 1e3 if calls else None,
+        "p99_ms": _percentile(calls, 0.99) * 1e3 if calls else None,
+        "round_ms": statistics.median(variant.rounds_s) * 1e3 if variant.rounds_s else None,
+        "per_set_median_ms": [statistics.median(xs) * 1e3 for xs in variant.calls_s if xs],
+        "rounds_ms": [round(x * 1e3, 6) for x in variant.rounds_s],
+        "graphs": variant.graphs if compiled else None,
+        "graph_breaks": len(breaks) if compiled else None,
+        "graph_break_ids": sorted({b.gb_id for b in breaks if b.gb_id}) if compiled else None,
+        "recompiles": sum(1 for n, m in variant.records if n.endswith("__recompiles") and "Recompiling function" in m)
         if compiled else None,
-        "frames_skipped": max(0, int(counters["frames"].get("total", 0)) - int(counters["frames"].get("ok", 0)))
-        if compiled else None,
-        "matches_eager_unfixed": None if reference is None else _close(reference, outputs, tol),
-    }
-    torch._dynamo.reset()
-    return result, outputs
-
-
-def child_main(unfixed: str, fixed: str, device: str, iters: int, warmup: int, scale: int,
-               variants: list[str] | None, tol: float, backend: str = "inductor", json_path: str | None = None) -> dict:
-    """Measure every wanted variant; with `json_path`, rewrite the JSON after each one, so a run cut short
-    (timeout, crash, OOM) keeps the columns it finished."""
-    import torch
-
-    if device.startswith("cuda") and not torch.cuda.is_available():
-        raise RuntimeError("--device cuda, but torch sees no CUDA device")
-    unfixed_factory, unfixed_module = load_factory(unfixed)
-    fixed_factory, fixed_module = load_factory(fixed)
-    dynamic = getattr(fixed_module, "DYNAMIC", None)
-    fused_factory = getattr(fixed_module, "make_fused", None)
-    out: dict[str, Any] = {
-        "unfixed": unfixed, "fixed": fixed, "device": device,
-        "device_name": torch.cuda.get_device_name(0) if device.startswith("cuda") else "cpu",
-        "torch": torch.__version__, "python": sys.version.split()[0], "iters": iters, "warmup": warmup,
-        "scale": scale, "dynamic": dynamic, "tolerance": tol, "backend": backend,
-        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "results": {}, "skipped": {}, "errors": {},
-    }
-    wanted = variants or list(VARIANTS)
-    reference = None
-    started = time.time()
-    for variant in (wanted if variants else VARIANTS):  # an explicit list is run in its own order
-        if variant not in VARIANTS:
-            out["errors"][variant] = f"unknown variant; choose from {', '.join(VARIANTS)}"
-            continue
-        if variant.endswith("_ro") and not device.startswith("cuda"):
-            out["skipped"][variant] = "reduce-overhead is CUDA graphs: CUDA only"
-            continue
-        if variant.endswith("_ro") and backend != "inductor":
-            out["skipped"][variant] = f"reduce-overhead needs the inductor backend, not {backend}"
-            continue
-        if variant == "fused_fixed":
-            if fused_factory is None:
-                out["skipped"][variant] = "the pair has no make_fused factory"
-                continue
-            if not device.startswith("cuda"):
-                out["skipped"][variant] = "bundled Triton kernels: CUDA only"
-                continue
-            factory = fused_factory
-        else:
-            factory = unfixed_factory if variant.endswith(("_unfixed", "_unfixed_ro")) else fixed_factory
-        try:
-            result, outputs = _measure(variant, factory, device, scale, dynamic, iters, warmup, reference, tol,
-                                       backend)
-        except Exception as err:  # one broken column is a result, not the end of the run
-            out["errors"][variant] = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"[:500]
-            continue
-        if variant == "eager_unfixed":
-            reference = outputs
-            result["matches_eager_unfixed"] = True
-        out["results"][variant] = result
-        out["speedups"] = speedups(out["results"])
-        sys.stderr.write(f"bench: {variant} done in {time.time() - started:.1f}s since start\n")
-        if json_path:
-            Path(json_path).write_text(json.dumps(out, indent=2))
-    out["speedups"] = speedups(out["results"])
-    out["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        "frames_skipped": max(0, variant.frames_total - variant.frames_ok) if compiled else None,
+    })
     return out
 
 
+def child_main(unfixed: str, fixed: str, device: str, rounds: int, warmup: int, scale: int | str,
+               variants: list[str] | None, tol: float, backend: str = "inductor", json_path: str | None = None,
+               seconds: float = 60.0, min_rounds: int = 20) -> dict:
+    """Set up every wanted variant, then time them in interleaved rounds; with `json_path`, rewrite the JSON
+    after each setup and every 2 s of rounds, so a run cut short (timeout, crash, OOM) keeps what it
+    measured."""
+    import torch
+    import torch._dynamo
+
+    cuda = device.startswith("cuda")
+    if cuda and not torch.cuda.is_available():
+        raise RuntimeError("--device cuda, but torch sees no CUDA device")
+    unfixed_factory, _ = load_factory(unfixed)
+    fixed_factory, fixed_module = load_factory(fixed)
+    dynamic = getattr(fixed_module, "DYNAMIC", None)
+    fused_factory = getattr(fixed_module, "make_fused", None)
+    deploy = getattr(fixed_module, "DEPLOY", "default")
+    if deploy == "reduce-overhead" and not cuda:
+        deploy = "default"  # CUDA graphs: CUDA only
+    tol = max(tol, getattr(fixed_module, "TOLERANCE", {}).get(scale, 0.0))
+    out: dict[str, Any] = {
+        "unfixed": unfixed, "fixed": fixed, "device": device,
+        "device_name": torch.cuda.get_device_name(0) if cuda else "cpu",
+        "torch": torch.__version__, "python": sys.version.split()[0], "rounds": rounds, "warmup": warmup,
+        "seconds": seconds, "min_rounds": min_rounds, "scale": scale, "dynamic": dynamic, "tolerance": tol,
+        "backend": backend, "deployed_mode": deploy,
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "results": {}, "skipped": {}, "errors": {}, "setup": {},
+    }
+
+    def write() -> None:
+        if json_path:
+            Path(json_path).write_text(json.dumps(out, indent=2))
+
+    torch._dynamo.reset()
+    wanted = variants or list(VARIANTS)
+    live: list[_Variant] = []
+    reference = None
+    started = time.time()
+    with _Watch() as watch:
+        for name in wanted:  # an explicit list is set up (and rotated) in its own order
+            why = _skip_reason(name, cuda, backend, fused_factory)
+            if why:
+                (out["errors"] if name not in VARIANTS else out["skipped"])[name] = why
+                continue
+            factory = fused_factory if "fused" in name else (
+                unfixed_factory if name.endswith(("_unfixed", "_unfixed_ro")) else fixed_factory)
+            try:
+                variant, outputs, first, peak = _setup(name, factory, device, scale, dynamic, warmup, backend, watch)
+            except Exception as err:  # one broken column is a result, not the end of the run
+                out["errors"][name] = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"[:500]
+                continue
+            if name == "eager_unfixed":
+                reference = outputs
+            matches = True if name == "eager_unfixed" else (None if reference is None else _close(reference, outputs, tol))
+            out["setup"][name] = {"variant": name, "label": LABELS[name], "first_round_s": first,
+                                  "peak_mem_mib": peak, "matches_eager_unfixed": matches}
+            live.append(variant)
+            sys.stderr.write(f"bench: {name} set up ({first:.1f}s first round), {time.time() - started:.1f}s since start\n")
+            out["results"] = {v.name: _column(v, out["setup"][v.name]) for v in live}
+            write()
+        sync = torch.cuda.synchronize if cuda else (lambda: None)
+        names = [v.name for v in live]
+        timing_start = last_write = time.time()
+        with torch.no_grad():
+            for r in range(rounds):
+                for name in rotated(names, r):
+                    _timed_round(live[names.index(name)], sync, watch)
+                now = time.time()
+                if now - last_write > 2.0:
+                    out["results"] = {v.name: _column(v, out["setup"][v.name]) for v in live}
+                    out["timed_s"] = now - timing_start
+                    write()
+                    last_write = now
+                if r + 1 >= min_rounds and now - timing_start > seconds:
+                    break
+    out["timed_s"] = time.time() - timing_start
+    out["results"] = {v.name: _column(v, out["setup"][v.name]) for v in live}
+    out["speedups"] = speedups(out["results"])
+    out["deployed"] = deployed(out["speedups"], deploy)
+    out["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    write()
+    torch._dynamo.reset()
+    return out
+
+
+def _skip_reason(name: str, cuda: bool, backend: str, fused_factory: Any) -> str | None:
+    if name not in VARIANTS:
+        return f"unknown variant; choose from {', '.join(VARIANTS)}"
+    if name.endswith("_ro") and not cuda:
+        return "reduce-overhead is CUDA graphs: CUDA only"
+    if name.endswith("_ro") and backend != "inductor":
+        return f"reduce-overhead needs the inductor backend, not {backend}"
+    if "fused" in name and fused_factory is None:
+        return "the pair has no make_fused factory"
+    if "fused" in name and not cuda:
+        return "bundled Triton kernels: CUDA only"
+    return None
+
+
 def speedups(results: dict) -> dict:
+    """Every SPEEDUPS ratio both of whose variants have timed rounds, with its interval and verdict, and the
+    fixed model against the unfixed one each in its own best compile mode (the mode of the lower median)."""
+    def rounds_of(v: str) -> list[float] | None:
+        r = results.get(v)
+        return r.get("rounds_ms") if r and r.get("rounds_ms") else None
+
+    pairs = dict(SPEEDUPS)
+    best = {}
+    for side in ("fixed", "unfixed"):
+        modes = [v for v in (f"compiled_{side}", f"compiled_{side}_ro") if rounds_of(v)]
+        if modes:
+            best[side] = min(modes, key=lambda v: statistics.median(rounds_of(v)))
+    if len(best) == 2:
+        pairs["best_compiled_fixed_vs_best_compiled_unfixed"] = (best["fixed"], best["unfixed"])
     found = {}
-    for key, (fast, slow) in SPEEDUPS.items():
-        if fast in results and slow in results and results[fast]["round_ms"] > 0:
-            found[key] = results[slow]["round_ms"] / results[fast]["round_ms"]
-    # Each side in its own best compile mode: tiny launch-bound heads gain from a fix only once CUDA graphs
-    # (reduce-overhead) remove the per-kernel launch cost, while large models gain in the default mode.
-    best = {side: min((results[v]["round_ms"] for v in (f"compiled_{side}", f"compiled_{side}_ro")
-                       if v in results and results[v]["round_ms"] > 0), default=None) for side in ("fixed", "unfixed")}
-    if best["fixed"] and best["unfixed"]:
-        found["best_compiled_fixed_vs_best_compiled_unfixed"] = best["unfixed"] / best["fixed"]
+    for key, (fast, slow) in pairs.items():
+        a, b = rounds_of(fast), rounds_of(slow)
+        if not a or not b:
+            continue
+        point, low, high = ratio_interval(a, b)
+        found[key] = {"ratio": point, "low": low, "high": high, "verdict": verdict(low, high),
+                      "faster": fast, "slower": slow, "rounds": min(len(a), len(b))}
     return found
 
 
+def deployed(found: dict, mode: str) -> dict:
+    """The headline: fixed vs unfixed, and fused vs fixed, both compiled in the pair's deployed mode."""
+    fix_key, fused_key = DEPLOYED[mode]
+    return {"mode": mode, "fix": fix_key if fix_key in found else None,
+            "fused": fused_key if fused_key in found else None}
+
+
+def format_ratio(entry: dict | None) -> str:
+    """`1.23x [1.18, 1.30]` (the ratio and its 95 % interval), then the verdict when there is no difference."""
+    if not entry:
+        return "-"
+    text = f"{entry['ratio']:.2f}x [{entry['low']:.2f}, {entry['high']:.2f}]"
+    return text + (f" {NO_DIFFERENCE}" if entry["verdict"] == NO_DIFFERENCE else "")
+
+
 # -- the parent ------------------------------------------------------------------------------------
-def run_bench(unfixed: str, fixed: str, *, device: str = "cpu", iters: int = 50, warmup: int = 5, scale: int = 1,
-              variants: list[str] | None = None, tol: float | None = None, backend: str = "inductor",
-              timeout: float = 600.0) -> dict:
-    """Run the comparison in a child process; always returns a dict (with "error" when the child failed)."""
+def run_bench(unfixed: str, fixed: str, *, device: str = "cpu", rounds: int = 200, warmup: int = 3,
+              scale: int | str = 1, variants: list[str] | None = None, tol: float | None = None,
+              backend: str = "inductor", timeout: float = 900.0, seconds: float = 60.0,
+              min_rounds: int = 20) -> dict:
+    """Run the comparison in a child process; always returns a dict (with "error" when the child failed, and
+    whatever it had measured by then)."""
     tol = tol if tol is not None else (1e-3 if device.startswith("cuda") else 1e-4)
     with tempfile.TemporaryDirectory(prefix="compilelint-bench-") as tmp:
         json_path = Path(tmp) / "bench.json"
         cmd = [sys.executable, "-m", "compilelint.runtime_probe.bench", "--child", unfixed, "--compare", fixed,
-               "--device", device, "--iters", str(iters), "--warmup", str(warmup), "--scale", str(scale),
-               "--tol", str(tol), "--backend", backend, "--json", str(json_path)]
+               "--device", device, "--rounds", str(rounds), "--warmup", str(warmup), "--scale", str(scale),
+               "--tol", str(tol), "--backend", backend, "--json", str(json_path), "--seconds", str(seconds),
+               "--min-rounds", str(min_rounds)]
         if variants:
             cmd += ["--variants", ",".join(variants)]
         env = dict(os.environ)
@@ -325,15 +525,26 @@ def run_bench(unfixed: str, fixed: str, *, device: str = "cpu", iters: int = 50,
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
         except subprocess.TimeoutExpired:
-            partial = json.loads(json_path.read_text()) if json_path.exists() else {
-                "unfixed": unfixed, "fixed": fixed, "device": device}
-            partial["error"] = f"timed out after {timeout:.0f}s (columns finished before: {sorted(partial.get('results', {}))})"
-            return partial
-        if json_path.exists():
+            return _partial(json_path, unfixed, fixed, device, f"timed out after {timeout:.0f}s")
+        if proc.returncode == 0 and json_path.exists():
             return json.loads(json_path.read_text())
         tail = (proc.stderr or proc.stdout or "").strip().splitlines()[-5:]
-        return {"unfixed": unfixed, "fixed": fixed, "device": device,
-                "error": f"child exited {proc.returncode}: " + " | ".join(tail)}
+        return _partial(json_path, unfixed, fixed, device, f"child exited {proc.returncode}: " + " | ".join(tail))
+
+
+def _partial(json_path: Path, unfixed: str, fixed: str, device: str, error: str) -> dict:
+    """What a child cut short had written: the columns it set up and the rounds it timed, with their ratios."""
+    try:
+        data = json.loads(json_path.read_text())
+    except (OSError, ValueError):
+        data = {"unfixed": unfixed, "fixed": fixed, "device": device}
+    results = data.get("results", {})
+    if results:
+        data["speedups"] = speedups(results)
+        data["deployed"] = deployed(data["speedups"], data.get("deployed_mode", "default"))
+    timed = sorted(k for k, r in results.items() if r.get("rounds_timed"))
+    data["error"] = f"{error} (set up: {sorted(results)}; timed: {timed})"
+    return data
 
 
 # -- rendering -------------------------------------------------------------------------------------
@@ -348,25 +559,30 @@ def _fmt(value: Any, spec: str = ".3f") -> str:
 def render_table(data: dict) -> str:
     if data.get("error") and not data.get("results"):
         return f"bench {data.get('unfixed')} vs {data.get('fixed')}: ERROR {data['error']}\n"
-    head = ("variant", "median ms", "p99 ms", "round ms", "first round s", "peak MiB", "graphs", "breaks",
-            "recompiles", "matches")
+    head = ("variant", "round ms", "median ms", "p99 ms", "rounds", "first round s", "peak MiB", "graphs",
+            "breaks", "recompiles", "matches")
     rows = [head]
     for variant in VARIANTS:
         r = data["results"].get(variant)
         if r is None:
             continue
-        rows.append((variant, _fmt(r["median_ms"]), _fmt(r["p99_ms"]), _fmt(r["round_ms"]), _fmt(r["first_round_s"], ".2f"),
-                     _fmt(r["peak_mem_mib"], ".1f"), _fmt(r["graphs"], "d"), _fmt(r["graph_breaks"], "d"),
-                     _fmt(r["recompiles"], "d"), _fmt(r["matches_eager_unfixed"])))
+        rows.append((variant, _fmt(r.get("round_ms")), _fmt(r.get("median_ms")), _fmt(r.get("p99_ms")),
+                     _fmt(r.get("rounds_timed"), "d"), _fmt(r["first_round_s"], ".2f"), _fmt(r["peak_mem_mib"], ".1f"),
+                     _fmt(r["graphs"], "d"), _fmt(r["graph_breaks"], "d"), _fmt(r["recompiles"], "d"),
+                     _fmt(r["matches_eager_unfixed"])))
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     lines = [f"{data['unfixed']}  vs  {data['fixed']}  on {data['device_name']} (torch {data['torch']}, "
-             f"backend {data.get('backend', 'inductor')}, {data['iters']} timed rounds, dynamic={data['dynamic']})"]
+             f"backend {data.get('backend', 'inductor')}, scale {data.get('scale')}, dynamic={data['dynamic']}, "
+             f"deployed mode {data.get('deployed_mode', 'default')}; rounds interleaved, "
+             f"{data.get('timed_s', 0):.0f}s timed)"]
     for k, row in enumerate(rows):
         lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
-    for key, value in data.get("speedups", {}).items():
-        lines.append(f"speedup {key.replace('_vs_', ' vs ')}: {value:.2f}x")
+    dep = data.get("deployed") or {}
+    for key, entry in data.get("speedups", {}).items():
+        mark = " (deployed)" if key in (dep.get("fix"), dep.get("fused")) else ""
+        lines.append(f"speedup {key.replace('_vs_', ' vs ')}{mark}: {format_ratio(entry)}, {entry['verdict']}")
     for variant, why in data.get("skipped", {}).items():
         lines.append(f"skipped {variant}: {why}")
     for variant, err in data.get("errors", {}).items():
@@ -378,7 +594,7 @@ def render_table(data: dict) -> str:
 
 _COLORS = {"eager_unfixed": "#c9c9c9", "compiled_unfixed": "#e07b39", "eager_fixed": "#9fc5e8",
            "compiled_fixed": "#2b7bba", "compiled_unfixed_ro": "#b85c1e", "compiled_fixed_ro": "#164f7a",
-           "fused_fixed": "#3a9a4a"}
+           "fused_fixed": "#8fd19e", "compiled_fused": "#3a9a4a", "compiled_fused_ro": "#1f6b2c"}
 
 
 LOG_SCALE_SPAN = 10.0  # bars go on a log axis where the largest value is over this many times the smallest
@@ -442,29 +658,40 @@ def pair_section(data: dict) -> str:
         r = results.get(variant)
         if r is None:
             continue
-        note = f"{base / r['round_ms']:.2f}x vs compiled unfixed" if base and r["round_ms"] and variant != "compiled_unfixed" else ""
+        note = ""
+        if base and r.get("round_ms") and variant != "compiled_unfixed":
+            note = f"{base / r['round_ms']:.2f}x vs compiled unfixed"
         if r["graph_breaks"]:
             note += (", " if note else "") + f"{r['graph_breaks']} breaks"
         if r["recompiles"]:
             note += (", " if note else "") + f"{r['recompiles']} recompiles"
         if r["matches_eager_unfixed"] is False:
             note += (", " if note else "") + "OUTPUT DIFFERS"
-        lat.append((variant, r["label"], r["round_ms"], note))
+        if r.get("round_ms"):
+            lat.append((variant, r["label"], r["round_ms"], note))
         first.append((variant, r["label"], r["first_round_s"], ""))
     found = data.get("speedups", {})
-    speed = found.get("best_compiled_fixed_vs_best_compiled_unfixed")
-    modes = "; ".join(f"{mode}: {found[key]:.2f}x" for mode, key in (
-        ("default mode", "compiled_fixed_vs_compiled_unfixed"),
-        ("reduce-overhead", "compiled_fixed_ro_vs_compiled_unfixed_ro")) if key in found)
-    headline = (f"<p class=headline>The fix makes the compiled model <b>{speed:.2f}x</b> faster, each in its best "
-                f"compile mode ({html.escape(modes)}).</p>") if speed else ""
+    dep = data.get("deployed") or {}
+    lines = []
+    if dep.get("fix"):
+        e = found[dep["fix"]]
+        lines.append(f"Fixed vs unfixed, compiled in the deployed mode ({html.escape(dep['mode'])}): "
+                     f"<b>{html.escape(format_ratio(e))}</b>, {html.escape(e['verdict'])}.")
+    if dep.get("fused"):
+        e = found[dep["fused"]]
+        lines.append(f"Bundled kernels vs the compiled fixed model, same mode: <b>{html.escape(format_ratio(e))}</b>, "
+                     f"{html.escape(e['verdict'])}.")
+    headline = "".join(f"<p class=headline>{line}</p>" for line in lines)
+    ratios = "".join(f"<li>{html.escape(k.replace('_vs_', ' vs '))}: {html.escape(format_ratio(e))}, "
+                     f"{html.escape(e['verdict'])}</li>" for k, e in found.items())
     extra = "".join(f"<li>skipped {html.escape(k)}: {html.escape(v)}</li>" for k, v in data.get("skipped", {}).items())
     extra += "".join(f"<li class=err>error {html.escape(k)}: {html.escape(v)}</li>" for k, v in data.get("errors", {}).items())
     if data.get("error"):
         extra += f"<li class=err>ERROR: {html.escape(data['error'])}</li>"
     return (f"<section><h2>{html.escape(title)}</h2>{headline}"
-            + _bars_svg("Time for one round over the input sets (lower is better)", lat, "ms")
+            + _bars_svg("Median time of one round over the input sets (lower is better)", lat, "ms")
             + _bars_svg("First round, compile included (lower is better)", first, "s")
+            + (f"<p>Speedups, 95 % interval over rounds:</p><ul>{ratios}</ul>" if ratios else "")
             + f"<details><summary>table</summary><pre>{html.escape(render_table(data))}</pre></details>"
             + (f"<ul>{extra}</ul>" if extra else "") + "</section>")
 
@@ -472,32 +699,36 @@ def pair_section(data: dict) -> str:
 def summary_svg(runs: list[dict]) -> str:
     items = []
     for data in runs:
-        name = Path(str(data.get("fixed", "?")).split(":")[0]).stem
-        for key, variant in (("compiled_fixed_vs_compiled_unfixed", "compiled_fixed"),
-                             ("compiled_fixed_ro_vs_compiled_unfixed_ro", "compiled_fixed_ro")):
-            value = data.get("speedups", {}).get(key)
-            if value is not None:
-                items.append((variant, f"{name} ({'reduce-overhead' if variant.endswith('_ro') else 'default'})",
-                              value, ""))
-    return _bars_svg("Speedup of the fixed model over the unfixed one, both compiled (higher is better)", items, "x",
-                     width=820)
+        name = data.get("pair") or Path(str(data.get("fixed", "?")).split(":")[0]).stem
+        dep = data.get("deployed") or {}
+        for key, variant, what in ((dep.get("fix"), "compiled_fixed", "fixed vs unfixed"),
+                                   (dep.get("fused"), "compiled_fused", "kernels vs fixed")):
+            entry = data.get("speedups", {}).get(key) if key else None
+            if entry:
+                ro = dep.get("mode") == "reduce-overhead"
+                items.append((variant + ("_ro" if ro else ""), f"{name}: {what} ({'ro' if ro else 'default'})",
+                              entry["ratio"], f"[{entry['low']:.2f}, {entry['high']:.2f}] {entry['verdict']}"))
+    return _bars_svg("Speedups in each pair's deployed mode, both sides compiled (higher is better)", items, "x",
+                     width=900)
 
 
 def render_html(runs: dict | list[dict]) -> str:
     runs = [runs] if isinstance(runs, dict) else runs
     first = next((r for r in runs if not r.get("error")), runs[0] if runs else {})
     meta = (f"{html.escape(str(first.get('device_name', '?')))} · torch {html.escape(str(first.get('torch', '?')))} · "
-            f"{first.get('iters', '?')} timed rounds after {first.get('warmup', '?')} warm-up rounds · "
-            f"{html.escape(str(first.get('started', '')))}")
+            f"scale {html.escape(str(first.get('scale', '?')))} · rounds interleaved, up to "
+            f"{first.get('rounds', '?')} or {first.get('seconds', '?')} s per pair, after "
+            f"{first.get('warmup', '?')} warm-up rounds · {html.escape(str(first.get('started', '')))}")
     body = (summary_svg(runs) if len(runs) > 1 else "") + "".join(pair_section(r) for r in runs)
     return ("<!doctype html><html><head><meta charset=utf-8><title>compilelint bench</title><style>"
-            "body{font-family:system-ui,sans-serif;max-width:900px;margin:2em auto;color:#222}"
+            "body{font-family:system-ui,sans-serif;max-width:960px;margin:2em auto;color:#222}"
             "section{border-top:1px solid #ddd;margin-top:1.5em}.headline{font-size:1.15em}.err{color:#b00}"
             "pre{font-size:12px;overflow-x:auto}</style></head><body>"
             f"<h1>What the fixes are worth</h1><p>{meta}</p>"
-            "<p>Each bar: the median time of each input set's call, summed over the input sets, on fresh models "
-            "built by the pair's factories. Compiled columns count Dynamo's graphs, graph breaks and "
-            "recompiles over the whole run.</p>"
+            "<p>Each bar: the median over timed rounds of one round's time (every input set called once), on "
+            "fresh models built by the pair's factories; the variants ran interleaved, round by round, in one "
+            "process. Intervals: 95 %, bootstrap over rounds. Compile time is the first round's, shown apart. "
+            "Compiled columns count Dynamo's graphs, graph breaks and recompiles over the whole run.</p>"
             f"{body}</body></html>\n")
 
 
@@ -507,25 +738,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("unfixed")
     ap.add_argument("--compare", required=True, dest="fixed")
     ap.add_argument("--device", default="cpu")
-    ap.add_argument("--iters", type=int, default=50)
-    ap.add_argument("--warmup", type=int, default=5)
-    ap.add_argument("--scale", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=200, help="at most this many timed rounds")
+    ap.add_argument("--seconds", type=float, default=60.0, help="stop timing after this long (min-rounds done)")
+    ap.add_argument("--min-rounds", type=int, default=20)
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--scale", type=parse_scale, default=1, help="a positive int, or 'deploy'")
     ap.add_argument("--tol", type=float, default=None)
     ap.add_argument("--variants", default="")
     ap.add_argument("--backend", default="inductor", help="torch.compile backend (tests use eager)")
     ap.add_argument("--json", dest="json_path")
+    ap.add_argument("--timeout", type=float, default=900.0)
     ap.add_argument("--child", action="store_true", help="measure in this process (the parent uses this)")
     ns = ap.parse_args(argv)
     variants = [v for v in ns.variants.split(",") if v] or None
     if ns.child:
         tol = ns.tol if ns.tol is not None else (1e-3 if ns.device.startswith("cuda") else 1e-4)
-        data = child_main(ns.unfixed, ns.fixed, ns.device, ns.iters, ns.warmup, ns.scale, variants, tol, ns.backend,
-                          ns.json_path)
+        data = child_main(ns.unfixed, ns.fixed, ns.device, ns.rounds, ns.warmup, ns.scale, variants, tol, ns.backend,
+                          ns.json_path, ns.seconds, ns.min_rounds)
     else:
-        data = run_bench(ns.unfixed, ns.fixed, device=ns.device, iters=ns.iters, warmup=ns.warmup, scale=ns.scale,
-                         variants=variants, tol=ns.tol, backend=ns.backend)
-    if ns.json_path:
-        Path(ns.json_path).write_text(json.dumps(data, indent=2))
+        data = run_bench(ns.unfixed, ns.fixed, device=ns.device, rounds=ns.rounds, warmup=ns.warmup, scale=ns.scale,
+                         variants=variants, tol=ns.tol, backend=ns.backend, timeout=ns.timeout, seconds=ns.seconds,
+                         min_rounds=ns.min_rounds)
+        if ns.json_path:
+            Path(ns.json_path).write_text(json.dumps(data, indent=2))
     sys.stdout.write(render_table(data))
     return 1 if data.get("error") else 0
 
