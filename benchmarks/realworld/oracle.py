@@ -48,6 +48,12 @@ OUTSIDE = "outside the library: no frame of the library's own files"
 ORACLE_CODE = "oracle code: the registry's factory, not the library"
 AUTOMATIC_DYNAMIC = "automatic dynamic: the first change of an input size (one recompile, then dynamic)"
 ZERO_ONE = "0/1 specialisation: an input size of 1 (or 0), which Dynamo always specialises, changed"
+TORCH_SIZE_GUARD = ("inside torch: a guard on input sizes that torch's own kernels added (CPU convolution's "
+                    "backend choice), no library line")
+# A guard over input sizes and numbers only (`24*x.size()[3]*x.size()[2] <= 20480`), and a range guard of one size.
+_SIZES_ONLY = re.compile(r"^(?:[\w\[\]'.]+\.size\(\)\[\d+\]|max|min|\d+|[-+*/%<>=!(), ])+$")
+_RANGE_GUARD = re.compile(r"^(?P<low>\d+) <= (?P<tensor>[\w\[\]'.]+)\.size\(\)\[(?P<index>\d+)\]"
+                          r"(?: <= (?P<high>\d+))?$")
 _SIZE_GUARD = re.compile(r"tensor '(?P<tensor>.+)' (?:size|stride) mismatch at index (?P<index>\d+)\. "
                          r"expected (?P<expected>\d+), actual (?P<actual>\d+)")
 
@@ -140,34 +146,62 @@ def _dynamo_events(paths: Paths, dyn: dict) -> list[dict]:
     for (file, line), recs in by_frame.items():
         changed: set[tuple[str, str]] = set()  # (tensor, dimension) whose size changed before, in this frame
         for i, r in enumerate(recs):
+            lines = [[paths.rel(f), n] for f, n in r["locations"] if paths.in_library(f)]
             out.append(_event(paths, "recompile", "recompile", file, line, message=(r["reasons"] or [""])[0],
-                              why_not=recompile_policy(r["reasons"], changed), function=r["function"],
-                              reasons=r["reasons"], nth=i + 1, frame_recompiles=len(recs),
-                              guard_lines=[[paths.rel(f), n] for f, n in r["locations"] if paths.in_library(f)]))
+                              why_not=recompile_policy(r["reasons"], changed, lines), function=r["function"],
+                              reasons=r["reasons"], nth=i + 1, frame_recompiles=len(recs), guard_lines=lines))
     return out
 
 
-def recompile_policy(reasons: list[str], changed: set[tuple[str, str]]) -> str:
+def recompile_policy(reasons: list[str], changed: set[tuple[str, str]], guard_lines: list | None = None) -> str:
     """"" (scorable) or why not, for one recompile of a frame whose earlier size changes are `changed` (updated).
 
-    `reasons` holds one failed guard per cache entry. Automatic dynamic makes a dimension of an input dynamic
-    the first time its size changes (one recompile per dimension), and sizes of 0 and 1 are always
-    specialised: a recompile whose failed guards are all input size changes, one of them a first change or a
-    0/1 size, is torch's policy meeting the oracle's varied inputs. Parameters and buffers keep static shapes
-    (instances of one class with other shapes recompile per instance): never a first change."""
-    sizes = [_SIZE_GUARD.match(g) for g in reasons]
-    if not reasons or not all(sizes):
+    `reasons` holds one failed guard per cache entry, newest first; the recompile happens because every entry
+    failed. Automatic dynamic makes a dimension of an input dynamic the first time its size changes (one
+    recompile per dimension), and sizes of 0 and 1 are always specialised: a dynamic entry carries the range
+    guard `2 <= x.size()[0]`, which a size of 1 fails. A recompile whose failed guards are all input sizes --
+    a first change, a 0/1 size, or a guard over sizes that torch's own kernels added (no library line in the
+    guard's provenance: CPU convolution picks its backend by batch, `2 <= x.size()[0] <= 15`, and by input
+    area, `... <= 20480`) -- is torch's policy meeting the oracle's varied inputs; a size that changed before
+    and is guarded again (the code specialised it) is no such cause. Parameters and buffers keep static
+    shapes (instances of one class with other shapes recompile per instance): never a first change."""
+    if not reasons:
         return ""
+    actual = {(m.group("tensor"), m.group("index")): int(m.group("actual"))
+              for m in map(_SIZE_GUARD.match, reasons) if m}
     why = ""
-    for m in sizes:
-        key = (m.group("tensor"), m.group("index"))
-        state = "_parameters[" in key[0] or "_buffers[" in key[0]
-        if not state and (m.group("expected") in ("0", "1") or m.group("actual") in ("0", "1")):
+    for g in reasons:
+        m = _SIZE_GUARD.match(g)
+        if m:
+            key = (m.group("tensor"), m.group("index"))
+            state = "_parameters[" in key[0] or "_buffers[" in key[0]
+            if not state and (m.group("expected") in ("0", "1") or m.group("actual") in ("0", "1")):
+                why = why or ZERO_ONE
+            elif not state and key not in changed:
+                why = AUTOMATIC_DYNAMIC
+            changed.add(key)
+            continue
+        if guard_lines or not _SIZES_ONLY.match(g):
+            return ""
+        r = _RANGE_GUARD.match(g)
+        value = actual.get((r.group("tensor"), r.group("index"))) if r else None
+        if r and (value is not None and value < int(r.group("low")) or value is None and not r.group("high")):
             why = why or ZERO_ONE
-        elif not state and key not in changed:
-            why = AUTOMATIC_DYNAMIC
-        changed.add(key)
+        else:
+            why = why or TORCH_SIZE_GUARD
     return why
+
+
+def reclassify_recompiles(records: list[dict]) -> list[dict]:
+    """The recompile events' `scorable`/`why_not` decided again by `recompile_policy`, frame by frame in order."""
+    changed: dict[tuple, set[tuple[str, str]]] = {}
+    for r in sorted((r for r in records if r.get("target") == "recompile" and r["file"] and
+                     r["why_not"] in (None, AUTOMATIC_DYNAMIC, ZERO_ONE, TORCH_SIZE_GUARD)),
+                    key=lambda r: (r["model"], r["file"], r["line"], r["nth"])):
+        why = recompile_policy(r["reasons"], changed.setdefault((r["model"], r["file"], r["line"]), set()),
+                               r["guard_lines"])
+        r["why_not"], r["scorable"] = why or None, not why
+    return records
 
 
 def _trace_events(paths: Paths, trace: dict) -> list[dict]:
@@ -369,11 +403,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="re-run only the eager run's line coverage of models already recorded")
     parser.add_argument("--script-only", action="store_true",
                         help="re-run only the per-class TorchScript check of models already recorded")
+    parser.add_argument("--reclassify", action="store_true",
+                        help="decide again, from the recorded guards, which recompiles are scorable; run nothing")
     ns = parser.parse_args(argv)
     registry = entries()
     chosen = [e for e in registry if (not ns.only or e.name in ns.only) and (not ns.library or e.library in ns.library)]
     records = _load(ns.out)
     order = [e.name for e in registry]
+    if ns.reclassify:
+        _save(ns.out, reclassify_recompiles(records), order)
+        return 0
 
     def script_only(entry: Entry) -> list[dict]:
         """The TorchScript check again, its events and model fields replaced; everything else kept."""

@@ -33,7 +33,9 @@ TARGETS = ("torchscript", "trace", "dynamo", "recompile", "export")
 SOURCES = os.path.join(os.path.expanduser("~"), ".cache", "compilelint-realworld")
 # Events that confirm a claim although they are not scored for recall: the warning was raised in torch's own
 # code, but the line it is pinned to is the library's call that led there, which is what a rule names.
-CONFIRMING_REASONS = {None, "inside torch: torch's own code reported it (pinned to the library line that called it)"}
+CONFIRMING_REASONS = {None, "inside torch: torch's own code reported it (pinned to the library line that called it)",
+                      "inside torch: a guard on input sizes that torch's own kernels added (CPU convolution's "
+                      "backend choice), no library line"}
 
 
 def load(path: str) -> tuple[list[dict], list[dict]]:
