@@ -48,6 +48,10 @@ OUTSIDE = "outside the library: no frame of the library's own files"
 ORACLE_CODE = "oracle code: the registry's factory, not the library"
 AUTOMATIC_DYNAMIC = "automatic dynamic: the first change of an input size (one recompile, then dynamic)"
 ZERO_ONE = "0/1 specialisation: an input size of 1 (or 0), which Dynamo always specialises, changed"
+AUTOMATIC_DYNAMIC_NUMBER = "automatic dynamic: the first change of an int or float input (one recompile, then dynamic)"
+# A number's value guard (`num_nodes == 10`, `data['hw1_c'][0] == 8`, `___stack0 == 0.5`); not a length, not a
+# module attribute (ints on modules are specialised on every value)
+_NUMBER_GUARD = re.compile(r"^(?!len\(|self[.\[])(?P<source>[A-Za-z_][\w.]*(?:\[[^\]]+\])*) == -?\d+(?:\.\d+)?$")
 TORCH_SIZE_GUARD = ("inside torch: a guard on input sizes that torch's own kernels added (CPU convolution's "
                     "backend choice), no library line")
 # A guard over input sizes and numbers only (`24*x.size()[3]*x.size()[2] <= 20480`), and a range guard of one size.
@@ -158,7 +162,8 @@ def recompile_policy(reasons: list[str], changed: set[tuple[str, str]], guard_li
 
     `reasons` holds one failed guard per cache entry, newest first; the recompile happens because every entry
     failed. Automatic dynamic makes a dimension of an input dynamic the first time its size changes (one
-    recompile per dimension), and sizes of 0 and 1 are always specialised: a dynamic entry carries the range
+    recompile per dimension), and an int or float input the first time its value changes (`n == 10`: one
+    recompile, then a symbol; a list's length and a module's int attribute are guarded on every value), and sizes of 0 and 1 are always specialised: a dynamic entry carries the range
     guard `2 <= x.size()[0]`, which a size of 1 fails. A recompile whose failed guards are all input sizes --
     a first change, a 0/1 size, or a guard over sizes that torch's own kernels added (no library line in the
     guard's provenance: CPU convolution picks its backend by batch, `2 <= x.size()[0] <= 15`, and by input
@@ -170,7 +175,15 @@ def recompile_policy(reasons: list[str], changed: set[tuple[str, str]], guard_li
     actual = {(m.group("tensor"), m.group("index")): int(m.group("actual"))
               for m in map(_SIZE_GUARD.match, reasons) if m}
     why = ""
+    numbers_before = set(changed)
     for g in reasons:
+        number = _NUMBER_GUARD.match(g)
+        if number:
+            key = (number.group("source"), "value")
+            if key not in numbers_before:
+                why = AUTOMATIC_DYNAMIC_NUMBER
+            changed.add(key)
+            continue
         m = _SIZE_GUARD.match(g)
         if m:
             key = (m.group("tensor"), m.group("index"))
@@ -181,11 +194,13 @@ def recompile_policy(reasons: list[str], changed: set[tuple[str, str]], guard_li
                 why = AUTOMATIC_DYNAMIC
             changed.add(key)
             continue
-        if guard_lines or not _SIZES_ONLY.match(g):
-            return ""
         r = _RANGE_GUARD.match(g)
         value = actual.get((r.group("tensor"), r.group("index"))) if r else None
-        if r and (value is not None and value < int(r.group("low")) or value is None and not r.group("high")):
+        if r and value is not None and value < int(r.group("low")):
+            why = why or ZERO_ONE
+        elif guard_lines or not _SIZES_ONLY.match(g):
+            return ""
+        elif r and value is None and not r.group("high"):
             why = why or ZERO_ONE
         else:
             why = why or TORCH_SIZE_GUARD
@@ -196,7 +211,7 @@ def reclassify_recompiles(records: list[dict]) -> list[dict]:
     """The recompile events' `scorable`/`why_not` decided again by `recompile_policy`, frame by frame in order."""
     changed: dict[tuple, set[tuple[str, str]]] = {}
     for r in sorted((r for r in records if r.get("target") == "recompile" and r["file"] and
-                     r["why_not"] in (None, AUTOMATIC_DYNAMIC, ZERO_ONE, TORCH_SIZE_GUARD)),
+                     r["why_not"] in (None, AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_NUMBER, ZERO_ONE, TORCH_SIZE_GUARD)),
                     key=lambda r: (r["model"], r["file"], r["line"], r["nth"])):
         why = recompile_policy(r["reasons"], changed.setdefault((r["model"], r["file"], r["line"]), set()),
                                r["guard_lines"])

@@ -35,7 +35,8 @@ SOURCES = os.path.join(os.path.expanduser("~"), ".cache", "compilelint-realworld
 # code, but the line it is pinned to is the library's call that led there, which is what a rule names.
 CONFIRMING_REASONS = {None, "inside torch: torch's own code reported it (pinned to the library line that called it)",
                       "inside torch: a guard on input sizes that torch's own kernels added (CPU convolution's "
-                      "backend choice), no library line"}
+                      "backend choice), no library line",
+                      "automatic dynamic: the first change of an int or float input (one recompile, then dynamic)"}
 
 
 def load(path: str) -> tuple[list[dict], list[dict]]:
