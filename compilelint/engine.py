@@ -304,10 +304,39 @@ def _result_of(path: str, outcome: Outcome, timeout: float) -> tuple[FileResult,
                        "(raise --file-timeout)"), ""
 
 
+def with_script_failure_rules(codes: list[str], config: Config) -> list[str]:
+    """The rules to run for `codes`: with a `uses_script_failures` rule among them, also every rule whose error
+    torch.jit.script raises while compiling (the facts it settles on; their own findings are not reported)."""
+    rules = all_rules()
+    if not any(rules[c].uses_script_failures for c in codes):
+        return codes
+    helpers = {c for c, r in rules.items() if r.fails_while_scripting() and not r.opt_in
+               and applies_to_torch(r, config.torch_version)}
+    return sorted(set(codes) | helpers)
+
+
+def _script_failures(results: list[FileResult], rules: dict, scope: dict[str, frozenset[str]]) -> dict[str, Finding]:
+    """Function key -> the first finding (in line order) of a rule whose error torch.jit.script raises while
+    compiling that function, among the functions TorchScript compiles."""
+    failures: dict[str, Finding] = {}
+    for result in results:
+        for finding, scope_key, _ in result.findings:
+            rule = rules.get(finding.code)
+            if rule is None or not rule.fails_while_scripting() or "torchscript" not in scope.get(scope_key, ()):
+                continue
+            first = failures.get(scope_key)
+            if first is None or finding.line < first.line:
+                failures[scope_key] = finding
+    return failures
+
+
 def collect_findings(results: list[FileResult], codes: list[str], config: Config) -> list[Finding]:
     rules = all_rules()
     index = RepoIndex([r.summary for r in results if r.summary is not None])
     scope = compute_scope(index)
+    selected = set(codes)
+    index.script_failures = (_script_failures(results, rules, scope)
+                             if any(rules[c].uses_script_failures for c in codes if c in rules) else {})
     enabled = set(config.targets)
     findings: list[Finding] = []
     for result in results:
@@ -320,6 +349,8 @@ def collect_findings(results: list[FileResult], codes: list[str], config: Config
             if rule is None:  # engine findings: syntax errors, unreadable files
                 findings.append(finding)
                 continue
+            if finding.code not in selected:
+                continue  # run only for the facts a selected rule settles on (with_script_failure_rules)
             if rule.tree_facts and (finding := rule.settle(finding, index, scope)) is None:
                 continue  # another file's facts decide it (a fake registered elsewhere in the tree)
             reach = set(rule.targets) if anywhere else set(scope.get(scope_key, ()))
@@ -355,7 +386,8 @@ def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float
     if shard is not None:
         index, count = shard
         index_only = {f for f in files if shard_of(f, config.root, count) != index - 1}
-    analyzed = _analyze_all(files, codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, index_only, False)
+    run_codes = with_script_failure_rules(codes, config)
+    analyzed = _analyze_all(files, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, index_only, False)
     results = [result for result, _ in analyzed]
     digests = {result.path: digest for result, digest in analyzed if digest}
     choice = choose_targets(config.targets, [r.summary for r in results if r.summary is not None],
@@ -370,7 +402,7 @@ def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float
     # file's code reaches: re-analyze just those files with every position computed.
     unplaced = sorted({f.path for f in findings if f.line == 0})
     if unplaced:
-        redone = _analyze_all(unplaced, codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, frozenset(), True)
+        redone = _analyze_all(unplaced, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, frozenset(), True)
         redo = {result.path: result for result, _ in redone}
         digests.update({result.path: digest for result, digest in redone if digest})  # what these findings read
         results = [redo.get(r.path, r) for r in results]

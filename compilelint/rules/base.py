@@ -107,14 +107,28 @@ class Rule:
     # Claims that hang on another file's facts (the custom-op rules: is this op's fake registered anywhere in the
     # tree?): after every file is indexed, the engine hands each finding to `settle` with the RepoIndex and scope.
     tree_facts: ClassVar[bool] = False
+    # A `tree_facts` rule that asks which functions TorchScript rejects (`index.script_failures` in `settle`): the
+    # engine then also runs every rule whose error `torch.jit.script` raises while compiling (`fails_while_scripting`),
+    # whether selected or not, and reports only the selected ones' findings.
+    uses_script_failures: ClassVar[bool] = False
     bad: ClassVar[tuple[Example, ...]] = ()
     good: ClassVar[tuple[Example, ...]] = ()
 
     @classmethod
+    def fails_while_scripting(cls) -> bool:
+        """Whether `torch.jit.script` itself raises this rule's error (every TS rule; an annotation rule whose
+        bad examples fail when scripted, not when the scripted object runs)."""
+        if cls.tree_facts:
+            return False
+        return cls.family == "torchscript" or (cls.family == "annotations" and bool(cls.bad)
+                                               and all(e.check in ("", "script") for e in cls.bad))
+
+    @classmethod
     def settle(cls, finding: Any, index: Any, scope: Any) -> Any:
         """For `tree_facts` rules: the finding as the whole tree decides it (its message completed), or None to
-        drop it. Reads the index (compilelint/analysis/index.py `RepoIndex`) and the scope (function key -> the
-        compile paths that reach it); never walks files itself."""
+        drop it. Reads the index (compilelint/analysis/index.py `RepoIndex`; `index.script_failures`: function
+        key -> the first finding of a `fails_while_scripting` rule in it, for `uses_script_failures` rules) and the
+        scope (function key -> the compile paths that reach it); never walks files itself."""
         return finding
 
     def begin_function(self, ctx: "RuleContext") -> None:

@@ -6,6 +6,7 @@ import libcst as cst
 from compilelint.analysis.names import qualify
 from compilelint.analysis.pytypes import never_compiled_init, is_rebound, name_uses, value_use
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.script_types import isinstance_tested
 
 
 class AnyParamUsed(Rule):
@@ -41,6 +42,17 @@ class M(torch.nn.Module):
     def forward(self, x, meta: Dict[str, float], tag: Any):
         return x * meta["scale"]
 ''', inputs="[(torch.randn(3), {'scale': 2.0}, None)]", check="script-call"),
+        Example('''
+import torch
+from typing import Any
+def is_coo(src: Any) -> bool:
+    if isinstance(src, torch.Tensor):
+        return src.layout == torch.sparse_coo
+    return False
+class M(torch.nn.Module):
+    def forward(self, x):
+        return is_coo(x)
+''', inputs="[(torch.randn(3),)]", check="script-call"),
     )
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:  # noqa: ANN001
@@ -50,8 +62,8 @@ class M(torch.nn.Module):
             if param.annotation is None or qualify(param.annotation.annotation, ctx.facts.aliases) != "typing.Any":
                 continue
             name = param.name.value
-            if is_rebound(node, name):
-                continue
+            if is_rebound(node, name) or isinstance_tested(node, name):
+                continue  # `isinstance(src, Tensor)` refines an `Any` to that type in its branch
             use = next((u for u in (value_use(n, a) for n, a in name_uses(node, name)) if u), None)
             if use is not None:
                 ctx.report(param, self.message.format(param=name, use=use))

@@ -5,6 +5,7 @@ import libcst as cst
 
 from compilelint.analysis.pytypes import never_compiled_init, is_rebound, name_uses, refined_names, value_use
 from compilelint.semantic.annotations import optional_annotation
+from compilelint.semantic.script_types import compiled_by_script
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
@@ -37,6 +38,19 @@ class M(torch.nn.Module):
     good = (
         Example('''
 import torch
+from typing import Optional
+def describe(msg: Optional[str]) -> Optional[str]:
+    if not torch.jit.is_scripting():
+        if callable(msg):
+            return msg()
+    return msg
+class M(torch.nn.Module):
+    def forward(self, x):
+        describe("x")
+        return x
+'''),
+        Example('''
+import torch
 import torch.nn.functional as F
 from typing import Optional
 class M(torch.nn.Module):
@@ -63,6 +77,9 @@ class M(torch.nn.Module):
                 continue
             for use_node, above in name_uses(node, name):
                 use = value_use(use_node, above)
+                if use is not None and not compiled_by_script(node, use_node):
+                    continue  # under `if not torch.jit.is_scripting():`, which TorchScript never compiles
                 if use is not None:
                     ctx.report(use_node, self.message.format(param=name, use=use))
                     break
+

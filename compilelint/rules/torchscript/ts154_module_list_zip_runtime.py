@@ -6,6 +6,7 @@ import libcst as cst
 from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.script_types import has_static_length
 
 
 class ModuleListZipRuntime(Rule):
@@ -22,7 +23,8 @@ class ModuleListZipRuntime(Rule):
         why=("TorchScript unrolls loops over module containers, which needs a length known at compile time on "
              "every zipped operand: `Can not iterate over a module list or tuple with a value that does not have a "
              "statically determinable length`. This holds even for a list literal or `range(n)`; two ModuleLists "
-             "zip fine."),
+             "zip fine, and so does a tuple (a literal, or an attribute `__init__` sets to a `Tuple[...]` "
+             "parameter)."),
         example="for head, feat in zip(self.heads, feats):\n    outs.append(head(feat))",
         use_instead="for i, head in enumerate(self.heads):\n    outs.append(head(feats[i]))",
     )
@@ -58,6 +60,22 @@ class M(torch.nn.Module):
             outs.append(norm(head(feats[0])))
         return outs
 ''', inputs="[([torch.randn(2, 3), torch.randn(4, 3)],)]"),
+        Example('''
+import torch
+from typing import List, Tuple
+class M(torch.nn.Module):
+    def __init__(self, levels: Tuple[int, int] = (0, 1)):
+        super().__init__()
+        self.levels = levels
+        self.heads = torch.nn.ModuleList([torch.nn.Linear(3, 2) for _ in levels])
+    def forward(self, feats: List[torch.Tensor]):
+        outs = []
+        for head, level in zip(self.heads, self.levels):
+            outs.append(head(feats[level]))
+        for head, scale in zip(self.heads, (1.0, 2.0)):
+            outs.append(head(feats[0]) * scale)
+        return outs
+''', inputs="[([torch.randn(2, 3), torch.randn(4, 3)],)]"),
     )
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
@@ -66,6 +84,8 @@ class M(torch.nn.Module):
         kinds = [ctx.kind(a.value) for a in node.args]
         if Kind.MODULES not in kinds or all(k is Kind.MODULES for k in kinds) or any(a.star for a in node.args):
             return
+        if all(k is Kind.MODULES or has_static_length(a.value, ctx) for a, k in zip(node.args, kinds)):
+            return  # a tuple of known length (a literal, an attribute __init__ sets to a tuple) unrolls too
         modules = next(a.value for a, k in zip(node.args, kinds) if k is Kind.MODULES)
         other = next(a.value for a, k in zip(node.args, kinds) if k is not Kind.MODULES)
         ctx.report(node, self.message.format(modules=ctx.code_for(modules), other=ctx.code_for(other)))
