@@ -23,6 +23,7 @@ from compilelint.semantic.paths import behind_default_off_flag, dead_under_trace
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of, statement_lines
+from compilelint.analysis.reach import annotation_values, registry_members, value_call, values_of
 from compilelint.analysis.script_support import dead_when_scripting, in_decorator
 from compilelint.analysis.tensors import (ClassFacts, FunctionFacts, Kind, annotation_kind, infer_returns_tensor,
                                          self_attr_assignments)
@@ -305,6 +306,9 @@ class FileAnalyzer:
         self.ctx = RuleContext(self)
         self.globals_fact: ModuleGlobals | None = None
         self._current_calls: list[tuple[str, str]] | None = None
+        # What the current function's locals may hold, for scope (`dec = Decoder(cfg)`; reach.values_of)
+        self._current_locals: dict[str, list[tuple[str, str]]] = {}
+        self._local_defs: set[str] = set()
         self.module: cst.Module
 
     # -- entry --------------------------------------------------------------------------------
@@ -316,6 +320,7 @@ class FileAnalyzer:
         self.summary.custom_ops = file_custom_ops(source if source is not None else module.code.encode(), tree,
                                                   self.aliases, self.module_name)
         self._returns_tensor = self._tensor_returning(module.body)
+        self._collect_registries(module.body)
         module_key = f"{self.module_name}:<module>"
         for index, stmt in enumerate(module.body):
             self.statement_index = index
@@ -332,6 +337,57 @@ class FileAnalyzer:
                 if type(stmt) is cst.Try:
                     for handler in stmt.handlers:
                         self._collect_module_imports(handler.body.body)
+
+    def _collect_registries(self, body) -> None:  # noqa: ANN001
+        """The file's top-level definitions, and its module-level dicts/lists of them (registries)."""
+        stack = list(body)
+        lines = []
+        while stack:
+            stmt = stack.pop()
+            kind = type(stmt)
+            if kind in (cst.FunctionDef, cst.ClassDef):
+                self._local_defs.add(stmt.name.value)
+            elif kind is cst.SimpleStatementLine:
+                lines.append(stmt)
+            elif kind in (cst.If, cst.Try) and self._holds_definitions(stmt):
+                stack.extend(self._branches(stmt))
+        for stmt in lines:
+            for small in stmt.body:
+                if type(small) is cst.Assign and len(small.targets) == 1:
+                    target, value = small.targets[0].target, small.value
+                elif type(small) is cst.AnnAssign and small.value is not None:
+                    target, value = small.target, small.value
+                else:
+                    continue
+                if type(target) is cst.Name and type(value) in (cst.Dict, cst.List, cst.Tuple, cst.Set):
+                    members = registry_members(value, self.aliases, self._local_defs, self.module_name)
+                    if members:
+                        self.summary.registries[target.value] = members
+                        self._local_defs.add(target.value)
+
+    def _values(self, expr: cst.BaseExpression) -> list[tuple[str, str]]:
+        return values_of(expr, self.aliases, self._local_defs, self.module_name, self._current_locals)
+
+    def _note_values(self, target: cst.BaseExpression, value: cst.BaseExpression | None,
+                     annotation: cst.BaseExpression | None = None) -> None:
+        """What an assignment stores where scope looks: a local of the function, or `self.<attr>` in a method."""
+        if type(target) is cst.Name:
+            if self._current_calls is None:
+                return
+            values = self._values(value) if value is not None else []
+            if values:
+                self._current_locals[target.value] = values
+            else:
+                self._current_locals.pop(target.value, None)
+        elif (type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value == "self"
+              and self.ctx.class_name is not None and self._current_calls is not None):
+            values = self._values(value) if value is not None else []
+            if annotation is not None:
+                values += annotation_values(annotation, self.aliases, self._local_defs, self.module_name)
+            info = self.summary.classes.get(self.ctx.class_name)
+            if values and info is not None:
+                known = info.attrs.setdefault(target.attr.value, [])
+                known.extend(v for v in values if v not in known)
 
     def _tensor_returning(self, body) -> set[str]:  # noqa: ANN001
         names = set()
@@ -407,6 +463,13 @@ class FileAnalyzer:
                 method = self._function(stmt, node, facts, returns)
                 info.methods[method.name] = method
             else:
+                if type(stmt) is cst.SimpleStatementLine:  # `decoder: Decoder` in the class body
+                    for small in stmt.body:
+                        if type(small) is cst.AnnAssign and type(small.target) is cst.Name:
+                            values = annotation_values(small.annotation.annotation, self.aliases, self._local_defs,
+                                                       self.module_name)
+                            if values:
+                                info.attrs.setdefault(small.target.value, []).extend(values)
                 self._begin_scope(key, name, name, node, facts)
                 self._walk_stmt(stmt)
                 self._end_scope()
@@ -417,7 +480,9 @@ class FileAnalyzer:
         key = f"{self.module_name}:{local}"
         decorators = [q for q in (qualify(d.decorator.func if type(d.decorator) is cst.Call else d.decorator,
                                           self.aliases) for d in node.decorators) if q]
-        info = FunctionInfo(key=key, name=node.name.value, decorators=decorators)
+        info = FunctionInfo(key=key, name=node.name.value, decorators=decorators,
+                            wrapped_by=[q for q in (qualify(d.decorator, self.aliases) for d in node.decorators
+                                                    if type(d.decorator) is not cst.Call) if q])
         self._begin_scope(key, local, cls.name.value if cls else None, cls, class_facts)
         ctx = self.ctx
         ctx.function = node
@@ -433,6 +498,7 @@ class FileAnalyzer:
             ctx.views = (ctx.script_facts, ctx.runtime_facts)
             ctx.split = True
         self._current_calls = info.calls
+        self._current_locals = {}
         self._current_info = info
         for rule in self.rules:
             ctx.rule = rule
@@ -583,6 +649,7 @@ class FileAnalyzer:
                 for facts, kind in zip(views, kinds):
                     facts.bind(target.target, kind)
                     facts.note_assign(target.target, small.value)
+                self._note_values(target.target, small.value)
         elif type(small) is cst.AugAssign:
             self._walk_expr(small.value)
             self._walk_expr(small.target)
@@ -597,6 +664,7 @@ class FileAnalyzer:
                 if kind is Kind.UNKNOWN and small.value is not None:
                     kind = facts.kind(small.value)
                 facts.bind(small.target, kind)
+            self._note_values(small.target, small.value, small.annotation.annotation)
         elif type(small) in (cst.Import, cst.ImportFrom):
             for facts in views:
                 facts.aliases.update(import_aliases(small, self.module_name, self.is_package))
@@ -711,12 +779,8 @@ class FileAnalyzer:
                 calls = self._current_info.unscripted_calls
             elif untraced:
                 calls = self._current_info.untraced_calls
-            if calls is None:
-                pass
-            elif type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
-                calls.append(("self", func.attr.value))
-            elif qualified is not None:
-                calls.append(("name", qualified))
+            if calls is not None:
+                self._record_callee(call, qualified, calls)
         kind = COMPILE_CALLS.get(qualified or "")
         if kind is not None and call.args:
             target = call.args[0].value
@@ -725,6 +789,46 @@ class FileAnalyzer:
             name = qualify(target, self.ctx.script_facts.aliases)
             if name is not None and not name.startswith("self."):
                 self.summary.compile_targets.append((kind, name))
+
+
+    def _record_callee(self, call: cst.Call, qualified: str | None, calls: list[tuple[str, str]]) -> None:
+        """What scope follows from this call: the callee, and the functions handed to it as arguments."""
+        func = call.func
+        if type(func) is cst.Attribute:
+            owner, method = func.value, func.attr.value
+            if type(owner) is cst.Name and owner.value == "self":
+                calls.append(("self", method))
+            elif type(owner) is cst.Attribute and type(owner.value) is cst.Name and owner.value.value == "self":
+                calls.append(("attr", f"{owner.attr.value}.{method}"))  # self.decoder.decode(x)
+            elif type(owner) is cst.Call and type(owner.func) is cst.Name and owner.func.value == "super":
+                calls.append(("super", method))
+            elif type(owner) is cst.Name and owner.value in self._current_locals:
+                calls.extend(value_call(v, method) for v in self._current_locals[owner.value])
+            elif type(owner) is cst.Call:  # Decoder(cfg).decode(x)
+                calls.extend(value_call(v, method) for v in self._values(owner))
+            elif qualified is not None:
+                calls.append(("name", qualified))
+        elif type(func) is cst.Name and func.value in self._current_locals:
+            calls.extend(value_call(v, "") for v in self._current_locals[func.value])
+        elif type(func) is cst.Subscript:  # ACTS[cfg.act](x)
+            calls.extend(value_call(v, "") for v in self._values(func))
+        elif qualified is not None:
+            calls.append(("name", qualified))
+        # A function handed over (`apply(x, fn=helper)`, `checkpoint(self.block_fn, x)`) runs where the callee
+        # calls it; TorchScript takes no function arguments, so it reaches every other compile path.
+        if calls is self._current_info.untraced_calls:
+            return
+        handed = self._current_info.unscripted_calls
+        for arg in call.args:
+            value = arg.value
+            kind = type(value)
+            if kind is cst.Name:
+                if value.value in self._current_locals:
+                    handed.extend(value_call(v, "") for v in self._current_locals[value.value] if v[0] != "new")
+                elif value.value in self._local_defs or value.value in self.aliases:
+                    handed.extend(value_call(v, "") for v in self._values(value))
+            elif kind is cst.Attribute and type(value.value) is cst.Name and value.value.value == "self":
+                handed.append(("self", value.attr.value))
 
 
 def module_name_for(path: str, root: str | None = None) -> tuple[str, bool]:

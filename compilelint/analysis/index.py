@@ -29,6 +29,9 @@ class FunctionInfo:
     # Calls made only in a branch on a switched-off flag (`if self.debug:`, ClassFacts.off_flags): they reach
     # their callees for TorchScript only (torch.compile, jit.trace and export specialize the flag away).
     untraced_calls: list[tuple[str, str]] = field(default_factory=list)
+    # Decorators applied as written (`@deco`, not `@deco(...)`): the wrapper they return runs in the function's
+    # place, so a compiled call of the function runs their code (a factory's own body runs at import instead).
+    wrapped_by: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -37,6 +40,9 @@ class ClassInfo:
     name: str
     bases: list[str] = field(default_factory=list)  # qualified dotted names
     methods: dict[str, FunctionInfo] = field(default_factory=dict)
+    # What its methods store on `self.<attr>` (or its body annotates), as values (compilelint/analysis/reach.py):
+    # what `self.<attr>.<method>()` and `self.<attr>()` run.
+    attrs: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -51,6 +57,9 @@ class FileSummary:
     compile_targets: list[tuple[str, str]] = field(default_factory=list)
     # The torch.library ops this file defines and the fakes it registers (compilelint/semantic/custom_ops.py).
     custom_ops: FileCustomOps = field(default_factory=FileCustomOps)
+    # Module-level dicts, lists and tuples of functions or classes (`ACTS = {"gelu": gelu}`): name -> members,
+    # qualified; a call of `ACTS[cfg]` may run any of them.
+    registries: dict[str, list[str]] = field(default_factory=dict)
 
 
 class RepoIndex:
@@ -58,7 +67,10 @@ class RepoIndex:
         self.modules: dict[str, FileSummary] = {s.module: s for s in summaries}
         self.classes: dict[str, ClassInfo] = {}
         self.functions: dict[str, FunctionInfo] = {}
+        self.registries: dict[str, list[str]] = {}
         for s in summaries:
+            for name, members in s.registries.items():
+                self.registries[f"{s.module}:{name}"] = members
             for c in s.classes.values():
                 self.classes[c.key] = c
                 for m in c.methods.values():
@@ -88,7 +100,7 @@ class RepoIndex:
             summary = self.modules.get(module)
             if summary is not None:
                 head, _, rest = name.partition(".")
-                if head in summary.classes or head in summary.functions:
+                if head in summary.classes or head in summary.functions or head in summary.registries:
                     return f"{module}:{name}"
                 target = summary.aliases.get(head)
                 if target is not None:
@@ -138,6 +150,20 @@ class RepoIndex:
             if found is not None:
                 return found
         return None
+
+
+    def attr_values(self, class_key: str, attr: str, _seen: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+        """What `self.<attr>` may hold in an instance of the class: its own assignments, else its bases'."""
+        info = self.classes.get(class_key)
+        if info is None or class_key in _seen:
+            return []
+        if attr in info.attrs:
+            return info.attrs[attr]
+        for base in info.bases:
+            found = self.attr_values(self.resolve_base(class_key, base), attr, _seen | {class_key})
+            if found:
+                return found
+        return []
 
 
 def is_torch_module_name(qualified: str) -> bool:

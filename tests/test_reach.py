@@ -1,0 +1,228 @@
+"""What a compiled function reaches across calls, files and objects (compilelint/analysis/scope.py, reach.py).
+
+Each case is a small package: lint must report the helper's graph break, and a real torch.compile of the model
+must break at that same line, which shows the compiler runs the reached code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import textwrap
+import uuid
+from pathlib import Path
+
+import pytest
+
+from compilelint.config import Config
+from compilelint.engine import lint
+
+HELPERS = '''
+import functools
+import torch
+
+
+def gelu_scale(x: torch.Tensor) -> torch.Tensor:
+    return x * x.sum().item()  # <-
+
+
+def relu_scale(x: torch.Tensor) -> torch.Tensor:
+    return x * x.max().item()  # <-
+
+
+ACTS = {"gelu": gelu_scale, "relu": relu_scale}
+
+
+class Decoder:
+    def __init__(self, k: int) -> None:
+        self.k = k
+
+    def decode(self, x: torch.Tensor) -> torch.Tensor:
+        return x * x.mean().item()  # <-
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        return x * x.min().item()  # <-
+
+
+def logged(fn):
+    @functools.wraps(fn)
+    def wrapper(x):
+        print("scaling")  # <-
+        return fn(x)
+    return wrapper
+'''
+
+CASES = {
+    "attribute_method": '''
+        class Model(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.decoder = Decoder(3)
+
+            def forward(self, x):
+                return self.decoder.decode(x)
+    ''',
+    "attribute_annotation": '''
+        class Model(torch.nn.Module):
+            decoder: Decoder
+
+            def __init__(self, decoder=None):
+                super().__init__()
+                self.decoder = decoder or make_decoder()
+
+            def forward(self, x):
+                return self.decoder.decode(x)
+
+        def make_decoder():
+            return Decoder(2)
+    ''',
+    "attribute_called": '''
+        class Model(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.post = Decoder(3)
+
+            def forward(self, x):
+                return self.post(x)
+    ''',
+    "local_instance": '''
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                decoder = Decoder(2)
+                return decoder.decode(x)
+    ''',
+    "registry_by_config": '''
+        class Model(torch.nn.Module):
+            def __init__(self, act="relu"):
+                super().__init__()
+                self.act = ACTS[act]
+
+            def forward(self, x):
+                return self.act(x)
+    ''',
+    "registry_in_forward": '''
+        class Model(torch.nn.Module):
+            def __init__(self, act="gelu"):
+                super().__init__()
+                self.name = act
+
+            def forward(self, x):
+                return ACTS[self.name](x)
+    ''',
+    "function_argument": '''
+        def apply_fn(x, fn):
+            return fn(x)
+
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                return apply_fn(x, fn=gelu_scale)
+    ''',
+    "decorator": '''
+        @logged
+        def scale(x):
+            return x + 1
+
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                return scale(x)
+    ''',
+    "super_forward": '''
+        class Base(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.decoder = Decoder(1)
+
+            def forward(self, x):
+                return self.decoder.decode(x)
+
+        class Model(Base):
+            def forward(self, x):
+                return super().forward(x) + 1
+    ''',
+    "override_called_by_base": '''
+        class Base(torch.nn.Module):
+            def forward(self, x):
+                return self.head(x)
+
+            def head(self, x):
+                return x
+
+        class Model(Base):
+            def head(self, x):
+                return relu_scale(x)
+    ''',
+    "attribute_set_in_subclass": '''
+        class Base(torch.nn.Module):
+            def forward(self, x):
+                return self.decoder.decode(x)
+
+        class Model(Base):
+            def __init__(self):
+                super().__init__()
+                self.decoder = Decoder(4)
+    ''',
+}
+
+
+def _write(tmp_path: Path, model: str) -> tuple[Path, str]:
+    name = f"reach_{uuid.uuid4().hex[:8]}"
+    pkg = tmp_path / name
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "helpers.py").write_text(HELPERS)
+    head = f"import torch\nfrom {name}.helpers import ACTS, Decoder, gelu_scale, logged, relu_scale\n"
+    (pkg / "model.py").write_text(head + textwrap.dedent(model))
+    return pkg, name
+
+
+def _marked(pkg: Path) -> set[int]:
+    return {i for i, line in enumerate((pkg / "helpers.py").read_text().splitlines(), 1) if line.endswith("# <-")}
+
+
+def _compiled_breaks(tmp_path: Path, name: str, pkg: Path) -> set[int]:
+    """The lines of helpers.py at which torch.compile breaks the model's graph."""
+    from compilelint.runtime_probe import observe
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        model = importlib.import_module(f"{name}.model").Model()
+    finally:
+        sys.path.remove(str(tmp_path))
+    import torch
+
+    report = observe.run_dynamo(model, [(torch.randn(3, 4),)])
+    helper = str(pkg / "helpers.py")
+    lines = set()
+    for event in report.breaks:
+        for filename, lineno in [(event.filename, event.lineno), *event.user_frames]:
+            if filename == helper:
+                lines.add(lineno)
+    return lines
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_reached_helper_is_reported_where_torch_compile_breaks(tmp_path, case):
+    pkg, name = _write(tmp_path, CASES[case])
+    result = lint([str(pkg)], Config(select=["GB401", "GB405"]), jobs=1)
+    reported = {f.line for f in result.findings if Path(f.path).name == "helpers.py"}
+    broke = _compiled_breaks(tmp_path, name, pkg) & _marked(pkg)
+    assert broke, "torch.compile ran none of the marked helper lines"
+    # A registry indexed by a config value may run any of its members: each is reported, the one this config
+    # chose among them.
+    assert broke <= reported <= _marked(pkg), (reported, broke)
+    if not case.startswith("registry"):
+        assert reported == broke, (reported, broke)
+
+
+def test_unreached_helpers_stay_out_of_scope(tmp_path):
+    pkg, _ = _write(tmp_path, '''
+        class Model(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.decoder = Decoder(3)
+
+            def forward(self, x):
+                return x + 1
+    ''')
+    result = lint([str(pkg)], Config(select=["GB401", "GB405"]), jobs=1)
+    assert [f for f in result.findings if Path(f.path).name == "helpers.py"] == []
