@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from compilelint.analysis.names import qualify
-from compilelint.analysis.nodes import child_nodes
-from compilelint.analysis.pytypes import walk
+from compilelint.analysis.nodes import child_nodes, iter_nodes
+from compilelint.analysis.pytypes import is_rebound, literal_scalar_type, refined_names, walk
 from compilelint.analysis.script_support import dead_when_scripting, mentions_is_scripting
+from compilelint.semantic.annotations import optional_annotation
 
 if TYPE_CHECKING:
     from compilelint.analyzer import RuleContext
@@ -95,3 +96,54 @@ def compiled_by_script(function: cst.FunctionDef, node: cst.CSTNode) -> bool:
         return True
     path = ancestors_of(function, node)
     return path is None or not dead_when_scripting(path, function)
+
+
+def scalar_type(expr: cst.BaseExpression, ctx: "RuleContext") -> str | None:
+    """"int", "float", "bool" or "str" where TorchScript types `expr` so for certain: a literal, a parameter of the
+    function annotated so, or a `self.<attr>` that `__init__` sets to a literal (TorchScript infers an
+    attribute's type from its value)."""
+    found = literal_scalar_type(expr)
+    if found is not None:
+        return found
+    if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
+        literal = ctx.class_facts.literal_types.get(expr.attr.value) if ctx.class_facts is not None else None
+        return literal if literal in ("int", "float", "bool", "str") else None
+    if type(expr) is cst.Name and ctx.function is not None and not is_rebound(ctx.function, expr.value):
+        params = ctx.function.params
+        for p in [*params.posonly_params, *params.params, *params.kwonly_params]:
+            if p.name.value == expr.value and p.annotation is not None:
+                annotation = p.annotation.annotation
+                if type(annotation) is cst.Name and annotation.value in ("int", "float", "bool", "str"):
+                    return annotation.value
+    return None
+
+
+def unrefined_optional_param(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    """A parameter annotated `Optional[...]` that the function never tests (`is None`, `isinstance`, a truth
+    value, an assert) nor rebinds: TorchScript still types it Optional where it is used."""
+    function = ctx.function
+    if type(expr) is not cst.Name or function is None:
+        return False
+    params = function.params
+    for p in [*params.posonly_params, *params.params, *params.kwonly_params]:
+        if p.name.value == expr.value and p.annotation is not None:
+            return (optional_annotation(p.annotation.annotation, ctx.facts.aliases)
+                    and not assigned(function, expr.value) and expr.value not in refined_names(function))
+    return False
+
+
+def assigned(function: cst.FunctionDef, name: str) -> bool:
+    """Whether the body binds `name` (an assignment, augmented or annotated, a loop or `with` target), unpacking
+    targets included; a list or tuple that is only read does not count."""
+    for node, _ in walk(function.body, (function,)):
+        targets: list[cst.CSTNode] = []
+        if type(node) is cst.Assign:
+            targets = [t.target for t in node.targets]
+        elif type(node) in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor):
+            targets = [node.target]
+        elif type(node) is cst.AsName:
+            targets = [node.name]
+        for target in targets:
+            if any(type(n) is cst.Name and n.value == name for n in iter_nodes(target)):
+                return True
+    return False

@@ -24,3 +24,29 @@ TENSOR_METHOD_REPLACEMENTS = Table({
     "nelement": "x.numel()", "ndimension": "x.dim()", "unique": "torch.unique(x)", "new": "x.new_empty(size)",
     "lu": "torch.linalg.lu_factor(x)", "solve": "torch.linalg.solve(a, b)", "lstsq": "torch.linalg.lstsq(a, b)",
 }, verified_on=("2.13",))
+
+# Annotations TorchScript cannot parse as a type, in the signature of a function it compiles or on a local
+# (`Unknown type constructor Sequence`, `Unknown type name 'torch.Size'`); verified on 2.13 by scripting a
+# function with each. `torch.nn.Module` is not listed: it fails in a fresh process but parses once a module has
+# been scripted (as `isinstance` does, analysis/script_support.py).
+UNKNOWN_ANNOTATION_TYPES = Names({
+    "typing.Sequence", "typing.Iterable", "typing.Iterator", "typing.Mapping", "typing.MutableMapping",
+    "typing.Callable", "typing.Type", "typing.Set", "typing.FrozenSet",
+    "collections.abc.Sequence", "collections.abc.Iterable", "collections.abc.Iterator", "collections.abc.Mapping",
+    "collections.abc.MutableMapping", "collections.abc.Callable",
+    "torch.Size",
+}, verified_on=("2.13",))
+
+# Arguments of torch functions whose TorchScript schema takes a float (or a list of floats) where Python callers
+# pass an int: TorchScript does not convert an int argument to a float parameter of these (`Expected a value of type
+# 'Optional[List[float]]' for argument 'scale_factor' but instead found type 'int'`); verified on 2.13.
+FLOAT_ONLY_ARGUMENTS = Table({
+    "torch.nn.functional.interpolate": ("scale_factor", 2),
+    "torch.nn.functional.upsample": ("scale_factor", 2),
+}, verified_on=("2.13",))
+
+# Functions taking a `List[Tensor]` (the first argument): an `Optional[Tensor]` element makes the list
+# `List[Optional[Tensor]]`, which does not match (`Arguments for call are not valid`); verified on 2.13.
+TENSOR_LIST_FUNCTIONS = Names({
+    "torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.hstack", "torch.vstack", "torch.dstack",
+}, verified_on=("2.13",))
