@@ -55,7 +55,8 @@ EPS = 1e-5
 def _lint(tmp_path, source: str, name: str = "m.py"):
     path = tmp_path / name
     path.write_text(source)
-    result = lint([str(path)], Config(select=["TS"], root=str(tmp_path)), jobs=1)
+    # TS170 (the call in forward that compiles a rejected helper) has tests of its own below
+    result = lint([str(path)], Config(select=["TS"], ignore=["TS170"], root=str(tmp_path)), jobs=1)
     lines = source.splitlines()
     return [(f.code, lines[f.line - 1]) for f in result.findings]
 
@@ -63,7 +64,7 @@ def _lint(tmp_path, source: str, name: str = "m.py"):
 def _lint_contexts(tmp_path, source: str):
     path = tmp_path / "m.py"
     path.write_text(source)
-    result = lint([str(path)], Config(select=["TS"], root=str(tmp_path)), jobs=1)
+    result = lint([str(path)], Config(select=["TS"], ignore=["TS170"], root=str(tmp_path)), jobs=1)
     return sorted((f.code, f.context) for f in result.findings)
 
 
@@ -195,3 +196,39 @@ class M(torch.nn.Module):
         return x * 2
 ''')
     assert _lint_contexts(tmp_path, source) == []
+
+
+def test_module_properties_are_compiled_and_helpers_reported_at_the_call(tmp_path):
+    # torch.jit.script compiles every property of a module (a mixin's too), used or not; a helper it rejects is
+    # reported where forward calls it (TS170), as TorchScript names that call
+    source = textwrap.dedent('''
+import torch
+class Mixin:
+    @property
+    def names(self):
+        def collect(m):  # TS109
+            return [m]
+        return collect(self)
+def helper(x):
+    try:  # TS111
+        return x * 2
+    except RuntimeError:
+        return x
+class M(Mixin, torch.nn.Module):
+    def forward(self, x):
+        y = x + 1
+        return helper(y)  # TS170
+class Plain:
+    @property
+    def names(self):
+        def collect(m):
+            return [m]
+        return collect(self)
+''')
+    path = tmp_path / "m.py"
+    path.write_text(source)
+    result = lint([str(path)], Config(select=["TS"], root=str(tmp_path)), jobs=1)
+    lines = source.splitlines()
+    found = sorted((f.code, lines[f.line - 1].strip()) for f in result.findings)
+    assert found == sorted((line.rsplit("# ", 1)[1], line.strip()) for line in lines if "# TS" in line)
+

@@ -54,6 +54,18 @@ def compute_scope(index: RepoIndex) -> dict[str, frozenset[str]]:
     return Reach(index).scope
 
 
+
+def _properties(index: RepoIndex, class_key: str, _seen: frozenset[str] = frozenset()) -> list[FunctionInfo]:
+    """The `@property` getters of a class and of its bases in the tree (mixins included): scripting a module
+    compiles each one its class has (`torch.jit.frontend.get_class_properties`), used or not."""
+    info = index.classes.get(class_key)
+    if info is None or class_key in _seen:
+        return []
+    found = [m for m in info.methods.values() if "property" in m.decorators]
+    for base in info.bases:
+        found += _properties(index, index.resolve_base(class_key, base), _seen | {class_key})
+    return found
+
 class Reach:
     """Which functions each compile path reaches, and from where (`chain`: the entry point and the calls).
 
@@ -108,6 +120,8 @@ class Reach:
                 entry = _entry_targets(method)
                 if entry:
                     self.add(method.key, entry, class_key)
+            for prop in _properties(index, class_key):  # torch.jit.script compiles every property of a module
+                self.add(prop.key, frozenset({"torchscript"}), class_key)
         for key, fn in index.functions.items():
             entry = _entry_targets(fn)
             if entry:
