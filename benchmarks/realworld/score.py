@@ -33,6 +33,7 @@ TARGETS = ("torchscript", "trace", "dynamo", "recompile", "export")
 SOURCES = os.path.join(os.path.expanduser("~"), ".cache", "compilelint-realworld")
 # Events that confirm a claim although they are not scored for recall: the warning was raised in torch's own
 # code, but the line it is pinned to is the library's call that led there, which is what a rule names.
+RESUMED = "torch_dynamo_resume_in_"  # the function Dynamo makes of what follows a graph break
 CONFIRMING_REASONS = {None, "inside torch: torch's own code reported it (pinned to the library line that called it)",
                       "inside torch: a guard on input sizes that torch's own kernels added (CPU convolution's "
                       "backend choice), no library line",
@@ -136,6 +137,11 @@ class Frames:
                 pass
             self._spans[key] = spans
         return self._spans[key]
+
+    def resumed(self, library: str, rel: str, line: int) -> tuple[int, int] | None:
+        """A resume function's code: from the break at `line` to the end of the innermost function holding it."""
+        ends = [end for start, _, end in self.spans(library, rel) if start <= line <= end]
+        return (line, min(ends)) if ends else None
 
     def frame(self, library: str, rel: str, first_line: int) -> tuple[int, int] | None:
         """The function whose code object starts at `first_line` (its decorators or its def)."""
@@ -244,7 +250,8 @@ def score(events_path: str, cache: str) -> dict:
         if e["why_not"] not in CONFIRMING_REASONS or not e["file"]:
             continue
         if t == "recompile":
-            span = frames.frame(e["library"], e["file"], e["line"])
+            span = (frames.resumed(e["library"], e["file"], e["line"]) if e["function"].startswith(RESUMED)
+                    else frames.frame(e["library"], e["file"], e["line"]))
             key = (e["library"], e["file"], span or (e["line"], e["line"]))
         else:
             key = (e["library"], e["file"], e["line"])

@@ -337,3 +337,66 @@ def closure_names(fn: cst.Lambda, ctx: "RuleContext") -> list[str]:
     own_params = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} if params else set()
     return [n for n in reads.names if (n in own_params or n in facts.env)
             and not isinstance(facts.values.get(n), _CONSTANT_VALUES)]
+
+
+class _Builds(cst.CSTVisitor):
+    """Calls of the file's own classes: class name -> [(what it is bound to, its arguments' code, in a loop)]."""
+
+    def __init__(self, classes: set[str]) -> None:
+        self.classes = classes
+        self.builds: dict[str, list[tuple[str, str, bool]]] = {}
+        self.loops = 0
+        self.target = ""
+
+    def _enter(self, _node: cst.CSTNode) -> bool:
+        self.loops += 1
+        return True
+
+    def _leave(self, _node: cst.CSTNode) -> None:
+        self.loops -= 1
+
+    visit_For = visit_While = visit_ListComp = visit_GeneratorExp = visit_DictComp = visit_SetComp = _enter
+    leave_For = leave_While = leave_ListComp = leave_GeneratorExp = leave_DictComp = leave_SetComp = _leave
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        t = node.targets[0].target
+        self.target = t.attr.value if type(t) is cst.Attribute else t.value if type(t) is cst.Name else ""
+
+    def leave_Assign(self, _node: cst.Assign) -> None:
+        self.target = ""
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if type(node.func) is cst.Name and node.func.value in self.classes:
+            args = cst.Module(body=[]).code_for_node(cst.Tuple([cst.Element(a.value) for a in node.args])) \
+                if node.args else ""
+            self.builds.setdefault(node.func.value, []).append((self.target, args, self.loops > 0))
+
+
+def class_builds(ctx: "RuleContext") -> dict[str, list[tuple[str, str, bool]]]:
+    """Where this file builds each of its own classes: name -> [(the name or attribute it is bound to, the code of
+    its arguments, whether the call sits in a loop or comprehension)], once per file."""
+    cache = ctx.__dict__.get("_class_builds")
+    if cache is None or cache[0] is not ctx.module:
+        classes = {s.name.value for s in ctx.module.body if type(s) is cst.ClassDef}
+        visitor = _Builds(classes)
+        ctx.module.visit(visitor)
+        cache = ctx.__dict__["_class_builds"] = (ctx.module, visitor.builds)
+    return cache[1]
+
+
+def shared_frame_builds(ctx: "RuleContext") -> list[str] | None:
+    """For a module class's `forward`: the instances that share its code object as a frame of its own, when the
+    file builds the class twice or more with differing arguments; None otherwise (instances built alike in a
+    loop share their parameter shapes).
+
+    A graph break in a forward that Dynamo inlines makes the caller break at the call, and the forward (and what
+    follows the break) becomes its own frame (verified on 2.13). That frame's guards are on the instance it is
+    called with: the shapes of its parameters (static: `Guard failed on a parameter`) and its inputs'
+    requires_grad. Instances with other widths, or the first fed the model's input and the next a hidden state,
+    each compile one graph of it (torchapi.guards: parameter shape, input requires_grad)."""
+    if ctx.class_node is None or ctx.function is None or ctx.function.name.value != "forward":
+        return None
+    builds = class_builds(ctx).get(ctx.class_node.name.value, [])
+    if len(builds) >= 2 and len({args for _, args, _ in builds}) >= 2:
+        return [target or "?" for target, _, _ in builds]
+    return None

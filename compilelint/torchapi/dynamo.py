@@ -121,6 +121,10 @@ TORCH_THREADS = Table({"torch.set_num_threads": "GB0007", "torch.set_num_interop
                        "torch.get_num_threads": "GB0208", "torch.get_num_interop_threads": "GB0208"},
                       verified_on=("2.13", "2.11"))
 
+# torch.jit.isinstance (TorchScript's refinement of container types) is on Dynamo's skip list: each call breaks
+# (GB0007, "Attempted to call function marked as skipped"), with a tensor or None argument alike.
+JIT_ISINSTANCE = Names({"torch.jit.isinstance"}, verified_on=("2.13",))
+
 # Calling an nn.LSTM / nn.GRU / nn.RNN submodule: GB0014.
 RNN_MODULES = Names({"torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN", "torch.nn.modules.rnn.LSTM",
                      "torch.nn.modules.rnn.GRU", "torch.nn.modules.rnn.RNN"}, verified_on=("2.13",))
