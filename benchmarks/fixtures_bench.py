@@ -51,6 +51,9 @@ def main() -> int:
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--scale", type=parse_scale, default=1, help="a positive int (CI sizes times it), or 'deploy'")
     ap.add_argument("--timeout", type=float, default=420.0, help="seconds per pair; what finished is kept")
+    ap.add_argument("--setup-seconds", type=float, default=0.0,
+                    help="per pair: set up no further variant after this long (0: every variant)")
+    ap.add_argument("--budget", type=float, default=0.0, help="start no further pair after this many seconds")
     ap.add_argument("--variants", default="", help="comma-separated columns, in this order (default: all)")
     ap.add_argument("--backend", default="inductor")
     ap.add_argument("--kernels", action="store_true", help="then run benchmarks/kernels.py (full shapes)")
@@ -64,13 +67,16 @@ def main() -> int:
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", tempfile.mkdtemp(prefix="inductor-cache-"))
     pairs = [p for p in ns.pairs.split(",") if p] or [p for p in ORDER if p in PAIRS]
     out = Path(ns.out)
-    runs = []
+    runs, start = [], time.time()
     for name in pairs:
+        if ns.budget and time.time() - start > ns.budget:
+            print(f"budget spent: not run: {name}", flush=True)
+            continue
         path = ROOT / "fixtures" / "models" / f"{name}.py"
         t = time.time()
         data = run_bench(f"{path}:make_unfixed", f"{path}:make_fixed", device=ns.device, rounds=ns.rounds,
                          warmup=ns.warmup, scale=ns.scale, timeout=ns.timeout, seconds=ns.seconds,
-                         min_rounds=ns.min_rounds, variants=[v for v in ns.variants.split(",") if v] or None,
+                         min_rounds=ns.min_rounds, setup_seconds=ns.setup_seconds, variants=[v for v in ns.variants.split(",") if v] or None,
                          backend=ns.backend)
         data["pair"] = name
         data["unfixed"] = f"fixtures/models/{name}.py:make_unfixed"

@@ -364,8 +364,9 @@ def _column(variant: _Variant, base: dict) -> dict:
 
 def child_main(unfixed: str, fixed: str, device: str, rounds: int, warmup: int, scale: int | str,
                variants: list[str] | None, tol: float, backend: str = "inductor", json_path: str | None = None,
-               seconds: float = 60.0, min_rounds: int = 20) -> dict:
-    """Set up every wanted variant, then time them in interleaved rounds; with `json_path`, rewrite the JSON
+               seconds: float = 60.0, min_rounds: int = 20, setup_seconds: float = 0.0) -> dict:
+    """Set up every wanted variant (by_priority's order; none started once `setup_seconds` have passed, 0: no
+    limit), then time them in interleaved rounds; with `json_path`, rewrite the JSON
     after each setup and every 2 s of rounds, so a run cut short (timeout, crash, OOM) keeps what it
     measured."""
     import torch
@@ -377,6 +378,8 @@ def child_main(unfixed: str, fixed: str, device: str, rounds: int, warmup: int, 
     unfixed_factory, _ = load_factory(unfixed)
     fixed_factory, fixed_module = load_factory(fixed)
     dynamic = getattr(fixed_module, "DYNAMIC", None)
+    if scale == "deploy":  # deployment inputs may keep one shape where the small sets vary theirs
+        dynamic = getattr(fixed_module, "DEPLOY_DYNAMIC", dynamic)
     fused_factory = getattr(fixed_module, "make_fused", None)
     deploy = getattr(fixed_module, "DEPLOY", "default")
     if deploy == "reduce-overhead" and not cuda:
@@ -397,7 +400,7 @@ def child_main(unfixed: str, fixed: str, device: str, rounds: int, warmup: int, 
             Path(json_path).write_text(json.dumps(out, indent=2))
 
     torch._dynamo.reset()
-    wanted = variants or list(VARIANTS)
+    wanted = variants or by_priority(deploy)
     live: list[_Variant] = []
     reference = None
     started = time.time()
@@ -406,6 +409,9 @@ def child_main(unfixed: str, fixed: str, device: str, rounds: int, warmup: int, 
             why = _skip_reason(name, cuda, backend, fused_factory)
             if why:
                 (out["errors"] if name not in VARIANTS else out["skipped"])[name] = why
+                continue
+            if setup_seconds and time.time() - started > setup_seconds and name != "eager_unfixed":
+                out["skipped"][name] = f"not set up: the setup budget ({setup_seconds:.0f}s) was spent"
                 continue
             factory = fused_factory if "fused" in name else (
                 unfixed_factory if name.endswith(("_unfixed", "_unfixed_ro")) else fixed_factory)
@@ -446,6 +452,15 @@ def child_main(unfixed: str, fixed: str, device: str, rounds: int, warmup: int, 
     write()
     torch._dynamo.reset()
     return out
+
+
+def by_priority(deploy: str) -> list[str]:
+    """The default setup order: the reference, then the deployed mode's columns (unfixed, fixed, fused), then
+    the eager ones, then the other mode's; a setup budget spent part way drops the least needed."""
+    ro = deploy == "reduce-overhead"
+    first = ["eager_unfixed"] + [f"compiled_{side}" + ("_ro" if ro else "") for side in ("unfixed", "fixed", "fused")]
+    rest = [v for v in ("eager_fixed", "fused_fixed") + VARIANTS if v not in first]
+    return first + sorted(set(rest), key=rest.index)
 
 
 def _skip_reason(name: str, cuda: bool, backend: str, fused_factory: Any) -> str | None:
@@ -507,7 +522,7 @@ def format_ratio(entry: dict | None) -> str:
 def run_bench(unfixed: str, fixed: str, *, device: str = "cpu", rounds: int = 200, warmup: int = 3,
               scale: int | str = 1, variants: list[str] | None = None, tol: float | None = None,
               backend: str = "inductor", timeout: float = 900.0, seconds: float = 60.0,
-              min_rounds: int = 20) -> dict:
+              min_rounds: int = 20, setup_seconds: float = 0.0) -> dict:
     """Run the comparison in a child process; always returns a dict (with "error" when the child failed, and
     whatever it had measured by then)."""
     tol = tol if tol is not None else (1e-3 if device.startswith("cuda") else 1e-4)
@@ -516,7 +531,7 @@ def run_bench(unfixed: str, fixed: str, *, device: str = "cpu", rounds: int = 20
         cmd = [sys.executable, "-m", "compilelint.runtime_probe.bench", "--child", unfixed, "--compare", fixed,
                "--device", device, "--rounds", str(rounds), "--warmup", str(warmup), "--scale", str(scale),
                "--tol", str(tol), "--backend", backend, "--json", str(json_path), "--seconds", str(seconds),
-               "--min-rounds", str(min_rounds)]
+               "--min-rounds", str(min_rounds), "--setup-seconds", str(setup_seconds)]
         if variants:
             cmd += ["--variants", ",".join(variants)]
         env = dict(os.environ)
@@ -741,6 +756,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=200, help="at most this many timed rounds")
     ap.add_argument("--seconds", type=float, default=60.0, help="stop timing after this long (min-rounds done)")
     ap.add_argument("--min-rounds", type=int, default=20)
+    ap.add_argument("--setup-seconds", type=float, default=0.0, help="start no variant's setup after this long")
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--scale", type=parse_scale, default=1, help="a positive int, or 'deploy'")
     ap.add_argument("--tol", type=float, default=None)
@@ -754,11 +770,11 @@ def main(argv: list[str] | None = None) -> int:
     if ns.child:
         tol = ns.tol if ns.tol is not None else (1e-3 if ns.device.startswith("cuda") else 1e-4)
         data = child_main(ns.unfixed, ns.fixed, ns.device, ns.rounds, ns.warmup, ns.scale, variants, tol, ns.backend,
-                          ns.json_path, ns.seconds, ns.min_rounds)
+                          ns.json_path, ns.seconds, ns.min_rounds, ns.setup_seconds)
     else:
         data = run_bench(ns.unfixed, ns.fixed, device=ns.device, rounds=ns.rounds, warmup=ns.warmup, scale=ns.scale,
                          variants=variants, tol=ns.tol, backend=ns.backend, timeout=ns.timeout, seconds=ns.seconds,
-                         min_rounds=ns.min_rounds)
+                         min_rounds=ns.min_rounds, setup_seconds=ns.setup_seconds)
         if ns.json_path:
             Path(ns.json_path).write_text(json.dumps(data, indent=2))
     sys.stdout.write(render_table(data))
