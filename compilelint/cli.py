@@ -155,6 +155,7 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
           cache_dir: str | None, shard: str | None, torch_version: str | None, isolated: bool, quiet: bool,
           min_severity: str | None) -> None:
     """Lint PATHS (files or folders; default: the current folder). Never imports or runs them."""
+    from compilelint.discovery import project_root
     from compilelint.engine import lint
 
     paths_list = list(paths) or ["."]
@@ -196,9 +197,14 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
 
     ignored_engine = select_codes(sorted(ENGINE_CODES), config.ignore)
 
+    # Files named one by one (pre-commit names the changed ones) are checked against the rest of their project,
+    # which is read for scope only; folders are linted as given.
+    project = project_root(config.source, paths_list[0]) if any(os.path.isfile(p) for p in paths_list) else None
+
     def run_lint():  # noqa: ANN202
         linted = lint(paths_list, config, jobs=jobs, file_timeout=file_timeout, force_exclude=force_exclude,
-                      max_file_mb=max_file_size, cache_dir=None if no_cache else cache_dir, shard=shard_spec)
+                      max_file_mb=max_file_size, cache_dir=None if no_cache else cache_dir, shard=shard_spec,
+                      project=project)
         if ignored_engine:  # the engine reports E00x unconditionally; `ignore` (as in ruff) still removes them
             linted.findings = [f for f in linted.findings if f.code not in ignored_engine]
         return linted

@@ -72,3 +72,27 @@ def _one_per_real_file(paths: list[str]) -> list[str]:
 
 def _through_symlink(path: str) -> bool:
     return os.path.realpath(path) != os.path.abspath(path)
+
+
+# A project larger than this is not read whole for a partial file list (the files given are analysed alone):
+# reading costs about as much as linting, and a pre-commit run should stay a fraction of a full one.
+MAX_PROJECT_FILES = 5000
+
+
+def project_root(config_source: str | None, first_path: str) -> str | None:
+    """The folder a run reads whole for scope when given some of its files: where the pyproject.toml with a
+    [tool.compilelint] table is, else the repository's top (.git or .hg); None when there is neither."""
+    from compilelint.config import find_vcs_root
+
+    if config_source:
+        return os.path.dirname(os.path.abspath(config_source))
+    return find_vcs_root(first_path)
+
+
+def project_context(files: list[str], root: str, excludes: list[str], config_root: str) -> list[str]:
+    """The project's other Python files (under `root`, excludes applied): read for scope only, so that a helper
+    given alone is checked as the model in another file calls it. Empty past MAX_PROJECT_FILES."""
+    found, _ = discover([root], excludes, config_root)
+    given = {os.path.realpath(f) for f in files}
+    others = [f for f in found if os.path.realpath(f) not in given]
+    return others if len(others) <= MAX_PROJECT_FILES else []

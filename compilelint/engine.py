@@ -20,7 +20,7 @@ from compilelint.analysis.scope import compute_scope
 from compilelint.cache import Cache
 from compilelint.analyzer import FileResult, analyze_source, module_name_for
 from compilelint.config import Config, candidate_targets
-from compilelint.discovery import discover
+from compilelint.discovery import discover, project_context
 from compilelint.findings import Finding
 from compilelint.rules.base import Rule
 from compilelint.rules.registry import (ANALYSIS_CRASHED, FILE_TIMEOUT, FILE_TOO_LARGE, READ_ERROR, all_rules,
@@ -373,9 +373,11 @@ def shard_of(path: str, root: str, count: int) -> int:
 def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float = DEFAULT_FILE_TIMEOUT,
          force_exclude: bool = False, files: list[str] | None = None,
          max_file_mb: float = DEFAULT_MAX_FILE_MB, cache_dir: str | None = None,
-         shard: tuple[int, int] | None = None) -> LintResult:
+         shard: tuple[int, int] | None = None, project: str | None = None) -> LintResult:
     """Lint `paths` (or exactly `files`). With `shard=(i, n)` (1-based i), every file is still indexed,
-    since scope crosses files, but rules run and findings are reported only for shard i's files."""
+    since scope crosses files, but rules run and findings are reported only for shard i's files. With
+    `project` (a folder), its other files are indexed too, so that what they compile counts for the files
+    given: a helper given alone is checked as the forward in another file calls it (pre-commit)."""
     if files is None:
         files, missing = discover(paths, config.exclude + config.extend_exclude, config.root, force_exclude)
     else:
@@ -386,6 +388,10 @@ def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float
     if shard is not None:
         index, count = shard
         index_only = {f for f in files if shard_of(f, config.root, count) != index - 1}
+    if project is not None and files:
+        context = project_context(files, project, config.exclude + config.extend_exclude, config.root)
+        files = files + context
+        index_only |= set(context)
     run_codes = with_script_failure_rules(codes, config)
     analyzed = _analyze_all(files, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, index_only, False)
     results = [result for result, _ in analyzed]

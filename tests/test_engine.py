@@ -117,6 +117,40 @@ def test_cross_file_module_base_and_helper(tmp_path):
     assert [(Path(f.path).name, f.code, f.line) for f in result.findings] == [("util.py", "GB401", 2)]
 
 
+HELPER = "def scale(x):\n    return x / x.max().item()\n"
+CALLER = textwrap.dedent('''
+    import torch
+    from helper import scale
+    class Head(torch.nn.Module):
+        def forward(self, x):
+            return scale(x)
+''')
+
+
+@pytest.mark.parametrize("marker", ["git", "pyproject"])
+def test_a_file_given_alone_is_checked_against_its_project(tmp_path, marker):
+    if marker == "git":
+        (tmp_path / ".git").mkdir()
+    else:
+        (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
+    (tmp_path / "helper.py").write_text(HELPER)
+    (tmp_path / "model.py").write_text(CALLER)
+    (tmp_path / "unused.py").write_text(HELPER)  # a copy no forward calls
+    alone = run_cli("check", "--no-cache", "--output-format", "concise", "helper.py", cwd=tmp_path)
+    assert alone.returncode == 1, alone.stdout + alone.stderr
+    assert "helper.py:2:" in alone.stdout and "GB401" in alone.stdout
+    assert "model.py" not in alone.stdout  # read for scope, reported only where asked
+    unused = run_cli("check", "--no-cache", "--output-format", "concise", "unused.py", cwd=tmp_path)
+    assert unused.returncode == 0, unused.stdout + unused.stderr
+
+
+def test_a_file_outside_any_project_is_checked_alone(tmp_path):
+    (tmp_path / "helper.py").write_text(HELPER)
+    (tmp_path / "model.py").write_text(CALLER)
+    alone = run_cli("check", "--no-cache", "--isolated", "--output-format", "concise", "helper.py", cwd=tmp_path)
+    assert alone.returncode == 0, alone.stdout + alone.stderr
+
+
 def test_jobs_do_not_change_results(tmp_path):
     for i in range(6):
         (tmp_path / f"m{i}.py").write_text(BAD_MODULE)

@@ -56,3 +56,25 @@ def test_hook_fails_on_bad_file_passes_on_clean_one_and_honours_excludes(tmp_pat
     git("add", "-A", cwd=project)
     passed = try_repo(project)
     assert passed.returncode == 0, passed.stdout + passed.stderr
+
+
+def test_hook_checks_a_changed_helper_against_the_model_that_calls_it(tmp_path):
+    # pre-commit passes only the changed file: the forward that calls it, in another file, still decides scope
+    project = tmp_path / "project"
+    project.mkdir()
+    git("init", "-q", cwd=project)
+    (project / "helper.py").write_text("def scale(x):\n    return x / x.max().item()\n")
+    (project / "model.py").write_text(textwrap.dedent('''
+        import torch
+        from helper import scale
+        class Head(torch.nn.Module):
+            def forward(self, x):
+                return scale(x)
+    '''))
+    git("add", "-A", cwd=project)
+    env = {**os.environ, "PRE_COMMIT_HOME": str(project.parent / "pre-commit-home")}
+    run = subprocess.run(["pre-commit", "try-repo", ROOT, "compilelint", "--files", "helper.py", "--verbose"],
+                         cwd=project, capture_output=True, text=True, timeout=900, env=env)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "helper.py:2" in run.stdout and "GB401" in run.stdout
+    assert "model.py:" not in run.stdout  # read for scope, reported only where asked
