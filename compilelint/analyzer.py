@@ -28,6 +28,7 @@ from compilelint.analysis.script_support import dead_when_scripting, in_decorato
 from compilelint.analysis.tensors import (ClassFacts, FunctionFacts, Kind, annotation_kind, infer_returns_tensor,
                                          self_attr_assignments)
 from compilelint.findings import Finding, Fix, Related
+from compilelint.fix import replacement_in_place, span_text
 from compilelint.rules.base import Rule
 from compilelint.semantic.params import ParamKinds
 from compilelint.semantic.custom_ops import FileCustomOps, file_custom_ops
@@ -149,6 +150,12 @@ class RuleContext:
         if facts is None:
             facts = analyzer._module_facts = ModuleFacts.from_module(analyzer.module, self.aliases)
         return facts
+
+    def passed_kind(self, param: str) -> Kind | None:
+        """What the calls to the current function in this file pass for its unannotated, default-less `param`
+        (semantic/params.py; None when no call says)."""
+        kind = self._analyzer.param_kinds.of(self.context).get(param)
+        return None if kind is None or kind is Kind.UNKNOWN else kind
 
     @property
     def custom_ops(self) -> FileCustomOps:
@@ -316,6 +323,7 @@ class FileAnalyzer:
         self.module = module
         text = source if source is not None else module.code
         self.param_kinds = ParamKinds.from_tree(tree, text) if tree is not None else ParamKinds.from_source(text)
+        self._def_lines = _def_lines(tree) if tree is not None else {}
         self._collect_module_imports(module.body)
         self.summary.custom_ops = file_custom_ops(source if source is not None else module.code.encode(), tree,
                                                   self.aliases, self.module_name)
@@ -480,7 +488,7 @@ class FileAnalyzer:
         key = f"{self.module_name}:{local}"
         decorators = [q for q in (qualify(d.decorator.func if type(d.decorator) is cst.Call else d.decorator,
                                           self.aliases) for d in node.decorators) if q]
-        info = FunctionInfo(key=key, name=node.name.value, decorators=decorators,
+        info = FunctionInfo(key=key, name=node.name.value, decorators=decorators, line=self._def_lines.get(local, 0),
                             wrapped_by=[q for q in (qualify(d.decorator, self.aliases) for d in node.decorators
                                                     if type(d.decorator) is not cst.Call) if q])
         self._begin_scope(key, local, cls.name.value if cls else None, cls, class_facts)
@@ -831,6 +839,22 @@ class FileAnalyzer:
                 handed.append(("self", value.attr.value))
 
 
+def _def_lines(tree: ast.Module) -> dict[str, int]:
+    """The `def` line of each top-level function and method ("f", "Cls.m"), from Python's own parse."""
+    lines: dict[str, int] = {}
+    stack: list[tuple[str, ast.AST]] = [("", stmt) for stmt in tree.body]
+    while stack:
+        prefix, node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            lines.setdefault(prefix + node.name, node.lineno)
+        elif isinstance(node, ast.ClassDef) and not prefix:
+            stack.extend((f"{node.name}.", stmt) for stmt in node.body)
+        elif isinstance(node, (ast.If, ast.Try)) and not prefix:
+            stack.extend(("", stmt) for stmt in [*node.body, *node.orelse, *getattr(node, "finalbody", ()),
+                                                 *(s for h in getattr(node, "handlers", ()) for s in h.body)])
+    return lines
+
+
 def module_name_for(path: str, root: str | None = None) -> tuple[str, bool]:
     """Dotted module name from the package chain (directories with __init__.py) above `path`."""
     import os
@@ -998,7 +1022,10 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
         if c.fix is not None:
             old, new, description, safe = c.fix
             fl, fc, fel, fec = fix_spans[id(old)]
-            fix = Fix(description, fl, fc, fel, fec, module.code_for_node(new), safe)
+            replacement = replacement_in_place(module, old, new, span_text(lines, fl, fc, fel, fec),
+                                                lines[fl - 1] if 0 < fl <= len(lines) else "")
+            if replacement is not None:
+                fix = Fix(description, fl, fc, fel, fec, replacement, safe)
         source_line = lines[line - 1].strip() if 0 < line <= len(lines) else ""
         related = [Related(positions[id(n)][0], positions[id(n)][1], text) for n, text in c.related
                    if id(n) in positions]

@@ -19,6 +19,7 @@ from collections import defaultdict
 from typing import Callable
 
 import libcst as cst
+from libcst._nodes.internal import CodegenState
 
 from compilelint.atomic import NotWritten, digest_of, replace_verified
 from compilelint.findings import Finding, Fix
@@ -51,6 +52,38 @@ def apply_to_text(text: str, fixes: list[Fix]) -> tuple[str, int]:
     for start, end, fix in reversed(chosen):
         text = text[:start] + fix.text + text[end:]
     return text, len(chosen)
+
+
+def span_text(lines: list[str], line: int, col: int, end_line: int, end_col: int) -> str:
+    """The source text of [line:col, end_line:end_col) (1-based lines, 0-based columns), newlines as "\n"."""
+    if not (0 < line <= end_line <= len(lines) + 1):
+        return ""
+    if line == end_line:
+        return lines[line - 1][col:end_col] if line <= len(lines) else ""
+    parts = [lines[line - 1][col:], *lines[line:end_line - 1]]
+    return "\n".join(parts) + "\n" + (lines[end_line - 1][:end_col] if end_line <= len(lines) else "")
+
+
+def _codegen(module: cst.Module, node: cst.CSTNode, indent: str) -> str:
+    state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline,
+                         indent_tokens=[indent] if indent else [])
+    node._codegen(state)
+    return "".join(state.tokens)
+
+
+def replacement_in_place(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode, original: str,
+                          first_line: str) -> str | None:
+    """`new` as it reads where `old` stands. A node spanning lines carries the indentation of its block only
+    implicitly (LibCST writes it from the enclosing blocks), so `code_for_node` alone would put the lines after a
+    newline at column 0 (`) -> Tensor:` of a method). The block's indentation is the prefix of the first line's
+    leading whitespace with which `old` comes out exactly as the file has it; where none does, no fix is offered
+    rather than one that rewrites more than it means to."""
+    original = original.replace("\r\n", "\n").replace("\r", "\n")
+    leading = first_line[:len(first_line) - len(first_line.lstrip(" \t"))]
+    for k in range(len(leading), -1, -1):
+        if _codegen(module, old, leading[:k]).replace(module.default_newline, "\n") == original:
+            return _codegen(module, new, leading[:k])
+    return None
 
 
 def _decode(data: bytes) -> tuple[str, str]:

@@ -398,3 +398,18 @@ def never_compiled_init(function: cst.FunctionDef, class_node: cst.ClassDef | No
         if (qualify(target, aliases) or "").startswith("torch.jit.script"):
             return False
     return True
+
+
+# Attributes only a tensor has among the values that default to None in model code (a generator, a process group,
+# a config or a callable have none of them): evidence enough for an `Optional[torch.Tensor]` annotation.
+_TENSOR_ONLY_ATTRS = frozenset({
+    "shape", "dtype", "ndim", "dim", "view", "reshape", "permute", "unsqueeze", "squeeze", "flatten",
+    "masked_fill", "masked_fill_", "bool", "long", "numel", "expand", "expand_as", "type_as", "contiguous",
+    "transpose", "detach", "sum", "mean", "any", "all", "softmax",
+})
+
+
+def tensor_only_use(name: cst.Name, above: tuple[cst.CSTNode, ...]) -> bool:
+    """Whether this use of `name` reads an attribute only a tensor has (`mask.shape`, `mask.bool()`)."""
+    parent = above[-1] if above else None
+    return type(parent) is cst.Attribute and parent.value is name and parent.attr.value in _TENSOR_ONLY_ATTRS

@@ -4,6 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.pytypes import never_compiled_init, has_overloads, name_uses, scalar_use
+from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
@@ -25,6 +26,9 @@ class UnannotatedScalarParam(Rule):
              "(`Expected a value of type 'Tensor (inferred)' for argument 'k' but instead found type 'int'`)."),
         example="def forward(self, x, k):\n    return x.topk(k).values",
         use_instead="def forward(self, x, k: int):\n    return x.topk(k).values",
+        fix_safety=("Safe: the annotation is the type the flagged use requires, and annotations change nothing "
+                    "outside TorchScript. Unsafe where a call in the same file passes a tensor for the parameter "
+                    "(callers and body disagree, so the annotation would move the failure to that call)."),
     )
     bad = (
         Example('''
@@ -88,5 +92,6 @@ class M(torch.nn.Module):
             type_name, use_text = found
             what = {"int": "an int", "float": "a float", "str": "a str"}.get(type_name, type_name)
             fixed = param.with_changes(annotation=cst.Annotation(cst.Name(type_name)))
+            callers_pass_tensor = ctx.passed_kind(name) is Kind.TENSOR
             ctx.report(param, self.message.format(param=name, what=what, use=use_text, type=type_name),
-                       fix=(param, fixed, f"annotate `{name}: {type_name}`"))
+                       fix=(param, fixed, f"annotate `{name}: {type_name}`"), unsafe_fix=callers_pass_tensor)

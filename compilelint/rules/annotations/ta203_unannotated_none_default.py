@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.pytypes import never_compiled_init, has_overloads, is_none, name_uses, scalar_use
+from compilelint.analysis.pytypes import (has_overloads, is_none, name_uses, never_compiled_init, scalar_use,
+                                          tensor_only_use)
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
@@ -24,6 +25,10 @@ class UnannotatedNoneDefault(Rule):
         example="def forward(self, x, mask=None):\n    if mask is not None:\n        x = x * mask\n    return x",
         use_instead=("def forward(self, x, mask: Optional[torch.Tensor] = None):\n    if mask is not None:\n"
                      "        x = x * mask\n    return x"),
+        fix_safety=("Safe where the body shows the type: a use only a tensor has (`mask.shape`, `mask.bool()`) "
+                    "gives `Optional[torch.Tensor]`, a use only an int, float or str has gives that type. "
+                    "Otherwise `Optional[torch.Tensor]` is a guess (the parameter may hold a `torch.Generator`, a "
+                    "process group, a config) and the fix is unsafe; so is `T | None` (Python 3.10+)."),
     )
     bad = (
         Example('''
@@ -55,12 +60,13 @@ class M(torch.nn.Module):
             if param.annotation is not None or not is_none(param.default):
                 continue
             name = param.name.value
-            inner = "torch.Tensor"
+            inner, shown = "torch.Tensor", False
             for use, above in name_uses(node, name):
                 found = scalar_use(use, above, ctx.facts, ctx.facts.aliases)
                 if found:
-                    inner = found[0]
+                    inner, shown = found[0], True
                     break
+                shown = shown or tensor_only_use(use, above)
             if inner == "torch.Tensor" and ctx.facts.aliases.get("torch") != "torch":
                 inner = "Tensor"
             # `Optional[T]` when the file imports Optional, else PEP 604 `T | None` (TorchScript accepts both;
@@ -74,4 +80,4 @@ class M(torch.nn.Module):
                 annotation = cst.BinaryOperation(inner_node, cst.BitOr(), cst.Name("None"))
             fixed = param.with_changes(annotation=cst.Annotation(annotation), equal=cst.AssignEqual())
             ctx.report(param, self.message.format(param=name, type=text),
-                       fix=(param, fixed, f"annotate `{name}: {text} = None`"), unsafe_fix=optional is None)
+                       fix=(param, fixed, f"annotate `{name}: {text} = None`"), unsafe_fix=optional is None or not shown)

@@ -21,6 +21,8 @@ class KeywordOnlyDefault(Rule):
             "keyword-only arguments with defaults`. Keyword-only parameters without a default script.",
         example="def forward(self, x, *, scale: float = 2.0):",
         use_instead="def forward(self, x, scale: float = 2.0):",
+        fix_safety=("Unsafe: removing the `*` changes the signature: the parameters can then be passed by "
+                    "position, and a later positional parameter added to the function would shift them."),
     )
     bad = (
         Example('''
@@ -56,4 +58,4 @@ class M(torch.nn.Module):
                                         star_arg=cst.MaybeSentinel.DEFAULT)
             fix = (params, fixed, "remove the bare `*` so the keyword-only parameters become ordinary ones")
         for i, p in enumerate(defaulted):
-            ctx.report(p, fix=fix if i == 0 else None)
+            ctx.report(p, fix=fix if i == 0 else None, unsafe_fix=True)

@@ -20,6 +20,8 @@ class PositionalOnly(Rule):
             "argument`, a function with `undefined value x`.",
         example="def forward(self, x, /):",
         use_instead="def forward(self, x):",
+        fix_safety=("Unsafe: removing the `/` changes the signature: the parameters before it can then be passed "
+                    "by keyword, so renaming them later breaks callers."),
     )
     bad = (
         Example('''
@@ -55,4 +57,4 @@ class M(torch.nn.Module):
         if type(params.posonly_ind) is cst.ParamSlash:
             fixed = params.with_changes(params=[*params.posonly_params, *params.params], posonly_params=[],
                                         posonly_ind=cst.MaybeSentinel.DEFAULT)
-            ctx.report(params.posonly_ind, fix=(params, fixed, "remove the `/`"))
+            ctx.report(params.posonly_ind, fix=(params, fixed, "remove the `/`"), unsafe_fix=True)
