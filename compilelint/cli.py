@@ -124,6 +124,8 @@ def main() -> None:
 @click.option("--statistics", is_flag=True,
               help="Count findings per rule (count, code, fixable, name) instead of listing them; JSON too.")
 @click.option("--show-source", is_flag=True, help="Show the source line of each finding.")
+@click.option("--explain-scope", is_flag=True,
+              help="Say under each finding why its code is compiled: the entry point and the calls that reach it.")
 @click.option("--file-timeout", type=float, default=60.0, show_default=True,
               callback=_number_check(0, 1e6, note=" (0: no limit)"),
               help="Seconds allowed per file before it is reported as E002 and skipped (0: no limit).")
@@ -153,7 +155,7 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
           file_timeout: float, max_file_size: float, sarif_category: str, fix: bool, unsafe_fixes: bool,
           show_diff: bool, baseline: str | None, write_baseline: str | None, add_noqa: bool, no_cache: bool,
           cache_dir: str | None, shard: str | None, torch_version: str | None, isolated: bool, quiet: bool,
-          min_severity: str | None) -> None:
+          min_severity: str | None, explain_scope: bool) -> None:
     """Lint PATHS (files or folders; default: the current folder). Never imports or runs them."""
     from compilelint.discovery import project_root
     from compilelint.engine import lint
@@ -263,7 +265,8 @@ def check(paths: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[
     uri_root = find_vcs_root(paths_list[0]) or identity_root
     text = render(result.findings, files=len(result.files), root=identity_root, uri_root=uri_root,
                   rule_codes=result.rule_codes, show_source=show_source, statistics=statistics,
-                  category=sarif_category, quiet=quiet, targets_note=result.targets_note, targets=result.targets)
+                  category=sarif_category, quiet=quiet, targets_note=result.targets_note, targets=result.targets,
+                  explain_scope=explain_scope)
     _emit(text, output)
     if result.missing:
         sys.exit(EXIT_ERROR)

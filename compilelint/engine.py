@@ -16,12 +16,12 @@ import stat
 from dataclasses import dataclass, field
 
 from compilelint.analysis.index import RepoIndex
-from compilelint.analysis.scope import compute_scope
+from compilelint.analysis.scope import Reach
 from compilelint.cache import Cache
 from compilelint.analyzer import FileResult, analyze_source, module_name_for
 from compilelint.config import Config, candidate_targets
 from compilelint.discovery import discover, project_context
-from compilelint.findings import Finding
+from compilelint.findings import Finding, Related
 from compilelint.rules.base import Rule
 from compilelint.rules.registry import (ANALYSIS_CRASHED, FILE_TIMEOUT, FILE_TOO_LARGE, READ_ERROR, all_rules,
                                         select_codes)
@@ -333,7 +333,8 @@ def _script_failures(results: list[FileResult], rules: dict, scope: dict[str, fr
 def collect_findings(results: list[FileResult], codes: list[str], config: Config) -> list[Finding]:
     rules = all_rules()
     index = RepoIndex([r.summary for r in results if r.summary is not None])
-    scope = compute_scope(index)
+    reached = Reach(index)
+    scope = reached.scope
     selected = set(codes)
     index.script_failures = (_script_failures(results, rules, scope)
                              if any(rules[c].uses_script_failures for c in codes if c in rules) else {})
@@ -358,9 +359,26 @@ def collect_findings(results: list[FileResult], codes: list[str], config: Config
             if not targets:
                 continue
             finding.targets = tuple(targets)
+            if not anywhere:
+                finding.reached_from = reached_from(reached, scope_key)
             findings.append(finding)
     findings.sort(key=Finding.sort_key)
     return findings
+
+
+def reached_from(reach: Reach, key: str) -> list[Related]:
+    """Where a function's code is compiled from: its entry point, then each function called on the way (the
+    function itself left out); empty for an entry point."""
+    chain = reach.chain(key)[:-1]
+    out = []
+    for i, step in enumerate(chain):
+        fn = reach.index.functions.get(step)
+        summary = reach.index.modules.get(step.partition(":")[0])
+        if fn is None or summary is None:
+            return []
+        name = step.partition(":")[2]
+        out.append(Related(fn.line, 0, f"entry point: {name}" if i == 0 else f"calls {name}", summary.path))
+    return out
 
 
 def shard_of(path: str, root: str, count: int) -> int:

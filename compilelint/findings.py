@@ -37,6 +37,7 @@ class Related:
     line: int
     col: int
     message: str
+    path: str = ""  # another file's (a finding's scope: the entry point that reaches it); "" for its own
 
 
 @dataclass
@@ -57,6 +58,8 @@ class Finding:
     probe_state: str = UNVERIFIED
     evidence: list[str] = field(default_factory=list)
     related: list[Related] = field(default_factory=list)
+    # Why its code is compiled: the entry point, then each function called on the way to the finding's function
+    reached_from: list[Related] = field(default_factory=list)
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.col, self.code, self.message)

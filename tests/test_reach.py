@@ -226,3 +226,36 @@ def test_unreached_helpers_stay_out_of_scope(tmp_path):
     ''')
     result = lint([str(pkg)], Config(select=["GB401", "GB405"]), jobs=1)
     assert [f for f in result.findings if Path(f.path).name == "helpers.py"] == []
+
+
+def test_findings_name_the_entry_point_and_calls_that_reach_them(tmp_path):
+    import json
+    import subprocess
+
+    pkg, _ = _write(tmp_path, '''
+        def postprocess(x):
+            return decode(x)
+
+        def decode(x):
+            return gelu_scale(x)
+
+        class Detector(torch.nn.Module):
+            def forward(self, x):
+                return postprocess(x)
+    ''')
+    result = lint([str(pkg)], Config(select=["GB401"]), jobs=1)
+    (finding,) = [f for f in result.findings if f.line == 7]
+    assert [(Path(r.path).name, r.line, r.message) for r in finding.reached_from] == [
+        ("model.py", 11, "entry point: Detector.forward"), ("model.py", 4, "calls postprocess"),
+        ("model.py", 7, "calls decode")]
+    run = subprocess.run([sys.executable, "-m", "compilelint", "check", "--isolated", "--no-cache", "--select",
+                          "GB401", "--explain-scope", str(pkg)], capture_output=True, text=True, timeout=120)
+    assert "reached from Detector.forward" in run.stdout and "-> decode (" in run.stdout, run.stdout
+    sarif = subprocess.run([sys.executable, "-m", "compilelint", "check", "--isolated", "--no-cache", "--select",
+                            "GB401", "--output-format", "sarif", str(pkg)], capture_output=True, text=True, timeout=120)
+    (res,) = [r for r in json.loads(sarif.stdout)["runs"][0]["results"]
+              if r["locations"][0]["physicalLocation"]["region"]["startLine"] == 7]
+    related = [(loc["physicalLocation"]["artifactLocation"]["uri"].rsplit("/", 1)[-1],
+                loc["physicalLocation"]["region"]["startLine"], loc["message"]["text"])
+               for loc in res["relatedLocations"]]
+    assert related[0] == ("model.py", 11, "entry point: Detector.forward"), related

@@ -175,11 +175,14 @@ def render_sarif(findings: list[Finding], *, root: str = ".", rule_codes: list[s
             partial_fingerprints=_fingerprints(f, root, hashes),
             properties=props,
         )
-        if f.related:  # where the same finding shows elsewhere in the function (SARIF 3.27.22)
+        # where the same finding shows elsewhere in the function, and the entry point and calls that make its code
+        # compiled (SARIF 3.27.22)
+        places = [*f.related, *(r for r in f.reached_from if r.line > 0)]
+        if places:
             result.related_locations = [om.Location(
                 id=i, message=om.Message(text=r.message), physical_location=om.PhysicalLocation(
-                    artifact_location=_artifact(f.path, root),
-                    region=om.Region(start_line=r.line, start_column=r.col + 1))) for i, r in enumerate(f.related)]
+                    artifact_location=_artifact(r.path or f.path, root),
+                    region=om.Region(start_line=r.line, start_column=r.col + 1))) for i, r in enumerate(places)]
         if f.fix is not None:
             result.fixes = [om.Fix(description=om.Message(text=f.fix.description), artifact_changes=[om.ArtifactChange(
                 artifact_location=_artifact(f.path, uri_root),

@@ -65,7 +65,8 @@ def summary_line(findings: list[Finding], files: int) -> str:
 
 
 def render_text(findings: list[Finding], *, files: int = 0, show_source: bool = False, statistics: bool = False,
-                quiet: bool = False, concise: bool = False, targets_note: str = "", **_: object) -> str:
+                quiet: bool = False, concise: bool = False, targets_note: str = "", explain_scope: bool = False,
+                **_: object) -> str:
     out: list[str] = [targets_note] if targets_note and not quiet else []
     if statistics:
         out += _statistics_lines(findings)
@@ -78,6 +79,10 @@ def render_text(findings: list[Finding], *, files: int = 0, show_source: bool = 
                 out.append(f"    {f.source_line}")
             for ev in f.evidence:
                 out.append(f"    evidence: {ev}")
+            if explain_scope and f.reached_from:
+                out.append("    reached from " + " -> ".join(
+                    f"{r.message.removeprefix('entry point: ').removeprefix('calls ')} ({r.path or f.path}:{r.line})"
+                    for r in f.reached_from) + f" -> {f.context or '?'}")
     if not quiet:
         out.append(summary_line(findings, files))
     return "\n".join(out) + ("\n" if out else "")
