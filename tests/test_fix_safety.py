@@ -133,3 +133,21 @@ def _walk(node):
     yield node
     for child in node.children:
         yield from _walk(child)
+
+
+def test_every_rule_that_offers_a_fix_says_how_safe_it_is():
+    import inspect
+    import re
+
+    from compilelint.rules.registry import all_rules
+
+    # `ctx.report(..., fix=...)` at the call's own level (not `message.format(fix=...)` inside it)
+    reports_a_fix = re.compile(r"report\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?\bfix=")
+
+    missing = []
+    for rule in all_rules().values():
+        source = inspect.getsource(rule)
+        offers = rule.has_fix or "def fix_for" in source or reports_a_fix.search(source)
+        if offers and not rule.doc.fix_safety:
+            missing.append(rule.code)
+    assert not missing, f"no fix_safety in the docs of {missing}"

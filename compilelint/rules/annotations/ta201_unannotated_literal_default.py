@@ -33,6 +33,8 @@ class UnannotatedLiteralDefault(Rule):
              "fails because the default is not a Tensor."),
         example="def forward(self, x, k=3):\n    return x.topk(k).values",
         use_instead="def forward(self, x, k: int = 3):\n    return x.topk(k).values",
+        fix_safety=("Safe: the annotation is the type of the default, and annotations change nothing outside "
+                    "TorchScript."),
     )
     bad = (
         Example('''

@@ -29,6 +29,8 @@ class EmptyListNonTensor(Rule):
              "tuple then fails with `Type variable 't' previously matched to type Tensor is matched to type int`."),
         example="keep = []\nfor i in range(n):\n    keep.append(i)",
         use_instead="keep: List[int] = []\nfor i in range(n):\n    keep.append(i)",
+        fix_safety=("Safe: the element type is the one the appends in the function put into the list; annotations "
+                    "change nothing outside TorchScript."),
     )
     bad = (
         Example('''

@@ -27,6 +27,8 @@ class NoneThenAssignedInBlock(Rule):
              "if/else, is fine.)"),
         example="best = None\nfor s in scores:\n    if best is None or s > best:\n        best = s",
         use_instead="best: Optional[torch.Tensor] = None\nfor s in scores:\n    if best is None or bool(s > best):\n        best = s",
+        fix_safety=("Safe with `Optional[T]` when the file imports `Optional`; `T | None` needs Python 3.10 and "
+                    "is an unsafe fix."),
     )
     bad = (
         Example('''

@@ -25,6 +25,8 @@ class TensorItemGraphBreak(CallBreakRule):
         why="Dynamo cannot represent the Python number `.item()` returns in its graph, so it splits the graph there and runs the rest in a new frame; the resumed code then guards on the number's value, so each new value can recompile. Inside a loop Dynamo gives up on the whole frame (GB7000).",
         example='scale = x.abs().max().item()\nreturn x / scale',
         use_instead='scale = x.abs().max()\nreturn x / scale',
+        fix_safety=("Unsafe: the value stays a 0-d tensor instead of a Python number, so code that formats it, "
+                    "uses it as a size or compares its type sees something else."),
     )
     bad = (
         Example('''import torch

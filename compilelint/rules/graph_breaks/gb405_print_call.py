@@ -24,6 +24,7 @@ class PrintGraphBreak(CallBreakRule):
         why='Dynamo cannot trace the builtin `print` (GB0059): it splits the graph before the call and resumes after it. Debug prints left in `forward` cost a graph break per call, and inside a loop the whole frame runs eagerly.',
         example="print('x', x.shape)\nreturn self.proj(x)",
         use_instead='return self.proj(x)   # or: torch._dynamo.config.reorderable_logging_functions.add(print)',
+        fix_safety=("Unsafe: the output the print gave is gone (it is replaced by `pass`)."),
     )
     bad = (
         Example('''import torch

@@ -25,6 +25,7 @@ class DebuggerGraphBreak(CallBreakRule):
         why='Dynamo cannot trace into the debugger, so it breaks the graph there; a forgotten breakpoint also stops a training job.',
         example='breakpoint()\nreturn self.head(x)',
         use_instead='return self.head(x)',
+        fix_safety=("Unsafe: removing the call removes the stop in the debugger, which is what the line is for."),
     )
     bad = (
         Example('''import torch

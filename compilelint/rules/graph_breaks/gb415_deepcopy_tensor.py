@@ -26,6 +26,9 @@ class DeepcopyTensorGraphBreak(CallBreakRule):
         why='Dynamo refuses to deepcopy tensors (GB4198) and splits the graph. `x.clone()` is traced.',
         example='y = copy.deepcopy(x)',
         use_instead='y = x.clone()',
+        fix_safety=("Safe for a tensor the function computed: `.clone()` gives the same values. Unsafe for a "
+                    "parameter or buffer of a submodule: a deep copy is a new leaf, `.clone()` stays connected to "
+                    "the original in autograd."),
     )
     bad = (
         Example('''import torch

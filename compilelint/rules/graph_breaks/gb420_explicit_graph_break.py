@@ -23,6 +23,8 @@ class ExplicitGraphBreak(CallBreakRule):
         why='It splits the graph on purpose; left over from debugging it costs a graph per call, and inside a loop it makes Dynamo skip the whole frame.',
         example='y = self.a(x)\ntorch._dynamo.graph_break()\nreturn self.b(y)',
         use_instead='return self.b(self.a(x))',
+        fix_safety=("Unsafe: the break may have been put there on purpose (around code that must run eagerly); "
+                    "removing it changes what is compiled."),
     )
     bad = (
         Example('''import torch

@@ -24,6 +24,8 @@ class PrintKeywords(SemanticScriptRule):
             "the stream object first). A plain `print(a, b)` scripts.",
         example='print("loss", loss, sep=": ")',
         use_instead='print("loss: " + str(loss))',
+        fix_safety=("Unsafe: dropping `sep=`, `end=` or `flush=` changes what is printed (separator, line ending, "
+                    "buffering)."),
     )
     bad = (
         Example('''

@@ -22,6 +22,7 @@ class FStringFormat(Rule):
             "JoinedStr`. Plain f-strings and `str.format` with specs script.",
         example='msg = f"loss {loss:.3f}"',
         use_instead='msg = "loss {:.3f}".format(loss)',
+        fix_safety=("Safe: `!s` is the conversion an f-string applies anyway, so the text does not change."),
     )
     bad = (
         Example('''

@@ -23,6 +23,8 @@ class CopyModule(SemanticScriptRule):
             "not defined on python value of type 'dict'`). On a tensor, torch.export fails too.",
         example="state = copy.deepcopy(x)",
         use_instead="state = x.clone()",
+        fix_safety=("Safe for a tensor: `.clone()` gives the same values, dtype and device; it stays connected to "
+                    "autograd where a deep copy makes a new leaf (or raises, for a non-leaf)."),
     )
     bad = (
         Example('''

@@ -27,6 +27,8 @@ class NormWithoutP(SemanticScriptRule):
             "and `torch.linalg.norm` script.",
         example="feats = feats / feats.norm(dim=1, keepdim=True)",
         use_instead="feats = feats / feats.norm(p=2, dim=1, keepdim=True)",
+        fix_safety=("Safe: `p=2` is the norm eager Python computes when `p` is left out, so the values do not "
+                    "change."),
     )
     bad = (
         Example('''

@@ -40,6 +40,8 @@ class ItemNumber(SemanticScriptRule):
              "`Tensor + number` is fine."),
         example="idx = hm.argmax().item()\ny, x = idx // w, idx % w\nconf = hm[y, x]",
         use_instead="idx = int(hm.argmax())\ny, x = idx // w, idx % w\nconf = hm[y, x]",
+        fix_safety=("Safe for an int-valued index or bound: `int(...)` of it is the value eager Python uses. "
+                    "Unsafe for a float-valued index (eager raises there, the converted index does not)."),
     )
     bad = (
         Example('''

@@ -27,6 +27,8 @@ class NonzeroAsTuple(SemanticScriptRule):
              "`x.nonzero().unbind(1)`."),
         example="rows, slot = (chosen == e).nonzero(as_tuple=True)",
         use_instead="rows, slot = (chosen == e).nonzero().unbind(1)",
+        fix_safety=("Unsafe: `x.nonzero().unbind(1)` equals `nonzero(as_tuple=True)` for inputs of rank 1 or "
+                    "more, but a 0-d input gives an empty tuple instead of one tensor."),
     )
     bad = (
         Example('''
