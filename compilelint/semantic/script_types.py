@@ -147,3 +147,225 @@ def assigned(function: cst.FunctionDef, name: str) -> bool:
             if any(type(n) is cst.Name and n.value == name for n in iter_nodes(target)):
                 return True
     return False
+
+
+def none_tested(function: cst.FunctionDef, name: str) -> bool:
+    """Whether `function` compares `name` with `is` / `is not` or tests it with `isinstance`: past such a test
+    TorchScript refines an Optional local to its inner type."""
+    for node, _ in walk(function.body, (function,)):
+        if type(node) is cst.Comparison and any(type(c.operator) in (cst.Is, cst.IsNot) for c in node.comparisons):
+            if any(type(o) is cst.Name and o.value == name for o in [node.left, *(c.comparator for c in node.comparisons)]):
+                return True
+        elif type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "isinstance" \
+                and node.args and type(node.args[0].value) is cst.Name and node.args[0].value.value == name:
+            return True
+    return False
+
+
+def optional_param(expr: cst.BaseExpression, ctx: "RuleContext") -> str | None:
+    """The annotation's text when `expr` is a parameter annotated `Optional[...]` that the function neither
+    rebinds nor ever tests for None: TorchScript types it Optional wherever it is used."""
+    function = ctx.function
+    if type(expr) is not cst.Name or function is None:
+        return None
+    params = function.params
+    for p in [*params.posonly_params, *params.params, *params.kwonly_params]:
+        if p.name.value == expr.value and p.annotation is not None:
+            if optional_annotation(p.annotation.annotation, ctx.facts.aliases) and not assigned(function, expr.value) \
+                    and not none_tested(function, expr.value):
+                return ctx.code_for(p.annotation.annotation)
+            return None
+    return None
+
+
+_UNKNOWN = object()
+
+
+def _literal(expr: cst.BaseExpression | None) -> object:
+    if expr is None:
+        return _UNKNOWN
+    if type(expr) is cst.Name and expr.value in ("None", "True", "False"):
+        return {"None": None, "True": True, "False": False}[expr.value]
+    if type(expr) is cst.Integer:
+        return int(expr.value, 0) if expr.value.isdigit() else _UNKNOWN
+    if type(expr) in (cst.SimpleString,):
+        return expr.evaluated_value
+    return _UNKNOWN
+
+
+class _DefaultInit:
+    """`__init__` walked as it runs when every parameter keeps its default: which `self.<attr>`s end up None,
+    which are never set, which are set; a branch whose condition the defaults do not decide leaves "unknown"."""
+
+    def __init__(self, init: cst.FunctionDef) -> None:
+        params = init.params
+        self.values: dict[str, object] = {p.name.value: _literal(p.default)
+                                          for p in [*params.params, *params.kwonly_params]}
+        self.state: dict[str, str] = {}
+        self.assigned: set[str] = set()
+        self._block(init.body, taken=True)
+
+    def truth(self, test: cst.BaseExpression) -> object:
+        if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+            inner = self.truth(test.expression)
+            return _UNKNOWN if inner is _UNKNOWN else not inner
+        if type(test) is cst.Comparison and len(test.comparisons) == 1 and \
+                type(test.comparisons[0].operator) in (cst.Is, cst.IsNot) and \
+                type(test.comparisons[0].comparator) is cst.Name and test.comparisons[0].comparator.value == "None":
+            value = self.value(test.left)
+            if value is _UNKNOWN:
+                return _UNKNOWN
+            return (value is None) == (type(test.comparisons[0].operator) is cst.Is)
+        value = self.value(test)
+        return _UNKNOWN if value is _UNKNOWN else bool(value)
+
+    def value(self, expr: cst.BaseExpression) -> object:
+        if type(expr) is cst.Name and expr.value in self.values:
+            return self.values[expr.value]
+        if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
+            return self.values.get(f"self.{expr.attr.value}", _UNKNOWN)
+        return _literal(expr)
+
+    def _set(self, attr: str, what: str, taken: bool) -> None:
+        self.assigned.add(attr)
+        if taken:
+            self.state[attr] = what
+        elif self.state.get(attr) != what:
+            self.state[attr] = "unknown" if attr in self.state or what != "missing" else what
+
+    def _block(self, block: cst.BaseSuite, taken: bool) -> None:
+        body = block.body if type(block) is cst.IndentedBlock else [block]
+        for stmt in body:
+            self._statement(stmt, taken)
+
+    def _statement(self, stmt: cst.CSTNode, taken: bool) -> None:
+        if type(stmt) is cst.SimpleStatementLine:
+            for small in stmt.body:
+                registered = _registered_name(small)
+                if registered is not None:
+                    self._set(registered, "set", taken)
+                elif type(small) is cst.Assign:
+                    for target in small.targets:
+                        t = target.target
+                        if type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == "self":
+                            self._assign(t.attr.value, small.value, taken)
+                        elif type(t) is cst.Name and taken:
+                            self.values[t.value] = self.value(small.value)
+            return
+        if type(stmt) is cst.If:
+            decided = self.truth(stmt.test) if taken else _UNKNOWN
+            if decided is _UNKNOWN:
+                self._block(stmt.body, False)
+                if stmt.orelse is not None:
+                    self._statement(stmt.orelse, False) if type(stmt.orelse) is cst.If else \
+                        self._block(stmt.orelse.body, False)
+                return
+            if decided:
+                self._block(stmt.body, taken)
+                branch_not = stmt.orelse
+            else:
+                if stmt.orelse is not None:
+                    self._statement(stmt.orelse, taken) if type(stmt.orelse) is cst.If else \
+                        self._block(stmt.orelse.body, taken)
+                branch_not = stmt.body
+            self._skipped(branch_not)
+            return
+        for name in ("body", "orelse", "finalbody"):
+            part = getattr(stmt, name, None)
+            if isinstance(part, cst.BaseSuite):
+                self._block(part, False)  # loops, with, try: not followed as certain
+            elif part is not None and hasattr(part, "body") and isinstance(part.body, cst.BaseSuite):
+                self._block(part.body, False)
+        for handler in getattr(stmt, "handlers", ()):
+            self._block(handler.body, False)
+
+    def _skipped(self, branch: cst.CSTNode | None) -> None:
+        """A branch the defaults do not take: its attributes stay as they are (missing, if nothing else sets them)."""
+        if branch is None:
+            return
+        for node in iter_nodes(branch):
+            registered = _registered_name(node) if type(node) is cst.Expr else None
+            if registered is not None:
+                self.assigned.add(registered)
+                self.state.setdefault(registered, "missing")
+            elif type(node) is cst.AssignTarget and type(node.target) is cst.Attribute and \
+                    type(node.target.value) is cst.Name and node.target.value.value == "self":
+                attr = node.target.attr.value
+                self.assigned.add(attr)
+                self.state.setdefault(attr, "missing")
+
+    def _assign(self, attr: str, value: cst.BaseExpression, taken: bool) -> None:
+        if type(value) is cst.IfExp:
+            decided = self.truth(value.test) if taken else _UNKNOWN
+            if decided is _UNKNOWN:
+                self._set(attr, "unknown", taken)
+                return
+            value = value.body if decided else value.orelse
+        literal = self.value(value)
+        if taken:
+            self.values[f"self.{attr}"] = literal
+        self._set(attr, "none" if literal is None else "set", taken)
+
+
+def _registered_name(small: cst.CSTNode) -> str | None:
+    """`self.register_buffer("eps", ...)` (also register_parameter, add_module, register_module): the name."""
+    if type(small) is not cst.Expr or type(small.value) is not cst.Call:
+        return None
+    call = small.value
+    func = call.func
+    if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self" and \
+            func.attr.value in ("register_buffer", "register_parameter", "add_module", "register_module") and \
+            call.args and type(call.args[0].value) is cst.SimpleString:
+        return call.args[0].value.evaluated_value
+    return None
+
+
+def folded_by_script(ancestors: list[cst.CSTNode], node: cst.CSTNode, states: dict[str, str]) -> bool:
+    """Whether `node` sits in a branch TorchScript drops when compiling: the other side of `self.b is None` /
+    `self.b is not None` where `b` is None with `__init__`'s defaults (TorchScript decides a None check on a
+    NoneType attribute when it compiles; `default_attribute_states`)."""
+    path = [*ancestors, node]
+    for i, anc in enumerate(path[:-1]):
+        if type(anc) is not cst.If:
+            continue
+        child = path[i + 1]
+        test = anc.test
+        if child is test or type(test) is not cst.Comparison or len(test.comparisons) != 1:
+            continue
+        op = test.comparisons[0]
+        left = test.left
+        if not (type(op.operator) in (cst.Is, cst.IsNot) and type(op.comparator) is cst.Name
+                and op.comparator.value == "None" and type(left) is cst.Attribute
+                and type(left.value) is cst.Name and left.value.value == "self"
+                and states.get(left.attr.value) == "none"):
+            continue
+        in_body = child is not anc.orelse  # the analyzer's stack holds statements, not the blocks around them
+        if in_body == (type(op.operator) is cst.IsNot):
+            return True  # `if self.b is not None:` body, or `if self.b is None: ... else:` branch
+    return False
+
+
+def default_attribute_states(ctx: "RuleContext") -> dict[str, str]:
+    """`self.<attr>` -> "none" (None when `__init__` runs with its defaults), "missing" (set only in branches the
+    defaults do not take: TorchScript then finds no such attribute) or "set"/"unknown". TorchScript types a module's
+    attributes from the instance, so with the defaults a "none" one is NoneType and a "missing" one absent. Only
+    the class's own `__init__` counts (once per class); attributes its class body declares are left out."""
+    cache = ctx.__dict__.setdefault("_default_attr_states", {})
+    key = id(ctx.class_node)
+    if key in cache:
+        return cache[key]
+    init = _init_of(ctx.class_node)
+    states: dict[str, str] = {}
+    if init is not None:
+        walked = _DefaultInit(init)
+        declared = {s.body[0].target.value for s in ctx.class_node.body.body
+                    if type(s) is cst.SimpleStatementLine and type(s.body[0]) in (cst.AnnAssign, cst.Assign)
+                    and type(getattr(s.body[0], "target", None)) is cst.Name}
+        declared |= {t.target.value for s in ctx.class_node.body.body if type(s) is cst.SimpleStatementLine
+                     and type(s.body[0]) is cst.Assign for t in s.body[0].targets if type(t.target) is cst.Name}
+        dynamic = any(type(n) is cst.Call and type(n.func) is cst.Name and n.func.value == "setattr"
+                      for n in iter_nodes(init.body))
+        if not dynamic:
+            states = {a: s for a, s in walked.state.items() if a not in declared}
+    cache[key] = states
+    return states
