@@ -636,6 +636,9 @@ class FunctionFacts:
         if type(expr) is cst.IfExp:
             body, orelse = self.kind(expr.body), self.kind(expr.orelse)
             return body if body is orelse else (body if orelse in (Kind.NONE, Kind.UNKNOWN) else Kind.UNKNOWN)
+        if type(expr) in (cst.GeneratorExp, cst.ListComp) and type(expr.elt) is cst.Call \
+                and self.kind(expr.elt) is Kind.TENSOR:
+            return Kind.TENSORS  # `(torch.cat([x[i], y[j]]) for x, y in pairs)`: one tensor each
         if type(expr) in (cst.Tuple, cst.List):
             kinds = {self.kind(e.value) for e in expr.elements if type(e) is not cst.StarredElement}
             if kinds and kinds <= {Kind.TENSOR, Kind.TENSORS}:

@@ -131,3 +131,19 @@ def _plain_return(stmt: cst.CSTNode) -> bool:
     if value is None or type(value) is cst.Name:
         return True
     return type(value) is cst.Tuple and all(type(e.value) is cst.Name for e in value.elements)
+
+
+def breaks_in_arguments(call: cst.Call, ctx: "RuleContext") -> list[cst.CSTNode]:
+    """The nodes in `call`'s arguments where a registered detector says the graph breaks, in source order (a
+    breaking node's own subtree is not searched again; lambdas are not run there)."""
+    found: list[cst.CSTNode] = []
+    stack: list[cst.CSTNode] = [a.value for a in reversed(call.args)]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Lambda:
+            continue
+        if first_break(node, ctx) is not None:
+            found.append(node)
+            continue
+        stack.extend(reversed(node.children))
+    return found

@@ -8,7 +8,7 @@ values the break hands over. Each kind below was verified with five calls of dif
 
 from __future__ import annotations
 
-from compilelint.torchapi import Table
+from compilelint.torchapi import Names, Table
 
 ONCE = "once"  # automatic dynamic: the second distinct value makes it a symbol, no later recompile
 PER_VALUE = "per value"  # each distinct value compiles its own graph, up to the recompile limit
@@ -36,3 +36,10 @@ GUARD_POLICY = Table({
     "parameter shape": PER_VALUE,
     "temporary across breaks": EVERY_CALL,
 }, verified_on=("2.13",))
+
+# Methods of a local list or dict whose bound method Dynamo holds on the stack while it evaluates the call's
+# arguments: with two or more graph breaks among them, each resume frame but the last guards that method object by
+# weak reference, a new object every call, so it recompiles on every call (`lst.append(torch.cat([x[m], y[m]]))`,
+# `d.update({"a": x[m], "b": y[m]})`, `lst.extend([...])`; 2.13). A global function, a method of `self`, a
+# tensor's method or `d.__setitem__` there recompile once (automatic dynamic), not every call.
+HELD_ACROSS_BREAKS = Names({"append", "extend", "update"}, verified_on=("2.13",))
