@@ -154,7 +154,8 @@ def none_tested(function: cst.FunctionDef, name: str) -> bool:
     TorchScript refines an Optional local to its inner type."""
     for node, _ in walk(function.body, (function,)):
         if type(node) is cst.Comparison and any(type(c.operator) in (cst.Is, cst.IsNot) for c in node.comparisons):
-            if any(type(o) is cst.Name and o.value == name for o in [node.left, *(c.comparator for c in node.comparisons)]):
+            operands = [node.left, *(c.comparator for c in node.comparisons)]
+            if any(type(o) is cst.Name and o.value == name for o in operands):
                 return True
         elif type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "isinstance" \
                 and node.args and type(node.args[0].value) is cst.Name and node.args[0].value.value == name:

@@ -50,3 +50,23 @@ FLOAT_ONLY_ARGUMENTS = Table({
 TENSOR_LIST_FUNCTIONS = Names({
     "torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.hstack", "torch.vstack", "torch.dstack",
 }, verified_on=("2.13",))
+
+# `torch.<name>` functions TorchScript has no operator for: scripting a call fails with `Unknown builtin op:
+# aten::<name>` (or `Python builtin ... is currently not supported`), whatever the arguments. Generated on 2.13 by
+# scripting `y = torch.<name>()` in a function of a file for every public non-class callable of `torch`.
+UNKNOWN_TORCH_FUNCTIONS = Names({
+    "torch." + name for name in (
+        "are_deterministic_algorithms_enabled", "asarray", "autocast_decrement_nesting", "autocast_increment_nesting",
+        "clear_autocast_cache", "dsmm", "from_numpy", "frombuffer", "get_autocast_cpu_dtype",
+        "get_autocast_gpu_dtype", "get_default_device", "get_default_dtype", "get_deterministic_debug_mode",
+        "get_file_path", "get_float32_matmul_precision", "get_num_interop_threads", "get_num_threads",
+        "get_rng_state", "hsmm", "init_num_threads", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
+        "is_autocast_cache_enabled", "is_deterministic_algorithms_warn_only_enabled", "is_inference_mode_enabled",
+        "is_storage", "is_tensor", "is_warn_always_enabled", "load", "pca_lowrank", "saddmm", "set_anomaly_enabled",
+        "set_autocast_cache_enabled", "set_autocast_enabled", "set_default_device", "set_default_dtype",
+        "set_default_tensor_type", "set_deterministic_debug_mode", "set_float32_matmul_precision",
+        "set_flush_denormal", "set_num_interop_threads", "set_num_threads", "set_printoptions", "set_rng_state",
+        "set_warn_always", "spmm", "svd_lowrank", "sym_float", "sym_int", "sym_ite", "sym_max", "sym_min", "sym_not",
+        "sym_sqrt", "sym_sum", "to_dlpack", "typename", "unravel_index", "use_deterministic_algorithms",
+    )
+}, verified_on=("2.13",))

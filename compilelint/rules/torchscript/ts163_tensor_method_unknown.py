@@ -18,7 +18,8 @@ class TensorMethodUnknownToScript(Rule):
     call_gate = gate(methods=set(UNKNOWN_TENSOR_METHODS))
     message = "TorchScript has no `Tensor.{method}()`: {instead}"
     doc = RuleDoc(
-        what="Flags calls of `torch.Tensor` methods that TorchScript does not have (`new_tensor`, `bool`, `nelement`, ...).",
+        what=("Flags calls of `torch.Tensor` methods that TorchScript does not have (`new_tensor`, `bool`, "
+              "`nelement`, ...)."),
         why=("TorchScript knows a Tensor method only through an operator schema; for these it has none, and "
              "scripting fails with `'Tensor' object has no attribute or method 'new_tensor'`, whatever the "
              "arguments."),

@@ -38,8 +38,8 @@ class AttributeAbsentByDefault(Rule):
                "the flag guarding it: {error}; {fix}")
     doc = RuleDoc(
         what=("Flags, in compiled methods, `self.x` where `__init__` run with its parameters' defaults never sets "
-              "`x`, and `self.x(...)` where it sets `x = None`, unless the method tests `self.x is None` or "
-              "`hasattr(self, 'x')`."),
+              "`x`, and `self.x(...)` or `self.x == \"literal\"` where it sets `x = None`, unless the method tests "
+              "`self.x is None` or `hasattr(self, 'x')`."),
         why=("TorchScript types a module's attributes from the instance and compiles both sides of an `if` on a "
              "plain flag (`if self.use_norm:`): with the default configuration it fails with `Module 'M' has no "
              "attribute 'gamma'`, or `cannot call a value of type 'NoneType'`. A test of the attribute itself "
@@ -76,6 +76,18 @@ class M(torch.nn.Module):
     def forward(self, x):
         if self.gated:
             x = x * self.gamma  # <-
+        return x
+'''),
+        Example('''
+import torch
+from typing import Optional
+class M(torch.nn.Module):
+    def __init__(self, norm_type: Optional[str] = None):
+        super().__init__()
+        self.norm_type = norm_type
+    def forward(self, x):
+        if self.norm_type == "rms":  # <-
+            x = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
         return x
 '''),
     )
@@ -124,7 +136,8 @@ class M(torch.nn.Module):
     def visit_Attribute(self, node: cst.Attribute, ctx) -> None:  # noqa: ANN001
         attr = _self_attr(node)
         fn = ctx.function
-        if attr is None or fn is None or ctx.class_node is None or fn.name.value == "__init__" or attr in self._reported:
+        if attr is None or fn is None or ctx.class_node is None or fn.name.value == "__init__" \
+                or attr in self._reported:
             return
         state = default_attribute_states(ctx).get(attr)
         if state not in ("missing", "none"):
@@ -132,8 +145,13 @@ class M(torch.nn.Module):
         parent = ctx.ancestors[-1] if ctx.ancestors else None
         if type(parent) in (cst.AssignTarget, cst.AugAssign) and getattr(parent, "target", None) is node:
             return  # assigning it is another rule's (TS150, TS151)
-        if state == "none" and not (type(parent) is cst.Call and parent.func is node):
-            return  # passing None along is fine; calling it is not
+        called = type(parent) is cst.Call and parent.func is node
+        compared = type(parent) is cst.Comparison and len(parent.comparisons) == 1 and \
+            type(parent.comparisons[0].operator) in (cst.Equal, cst.NotEqual) and \
+            type(parent.comparisons[0].comparator if parent.left is node else parent.left) in (
+                cst.SimpleString, cst.Integer, cst.Float)
+        if state == "none" and not (called or compared):
+            return  # passing None along is fine; calling it, or comparing it with a str or a number, is not
         if _tests_attr(fn, attr) or folded_by_script(list(ctx.ancestors), node, default_attribute_states(ctx)):
             return
         self._reported.add(attr)
@@ -141,7 +159,11 @@ class M(torch.nn.Module):
             ctx.report(node, self.message.format(
                 attr=attr, state="never set", error=f"`Module has no attribute '{attr}'`",
                 fix=f"set `self.{attr} = None` in every branch and test `self.{attr} is not None` here"))
-        else:
+        elif called:
             ctx.report(node, self.message.format(
                 attr=attr, state="None", error="`cannot call a value of type 'NoneType'`",
                 fix=f"test `self.{attr} is not None` instead of the flag"))
+        else:
+            ctx.report(node, self.message.format(
+                attr=attr, state="None", error="`==` has no variant for NoneType (`Arguments for call are not valid`)",
+                fix=f"test `self.{attr} is not None and self.{attr} == ...`, or default it to a value of its type"))
