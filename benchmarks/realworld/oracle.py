@@ -161,50 +161,53 @@ def recompile_policy(reasons: list[str], changed: set[tuple[str, str]], guard_li
     """"" (scorable) or why not, for one recompile of a frame whose earlier size changes are `changed` (updated).
 
     `reasons` holds one failed guard per cache entry, newest first; the recompile happens because every entry
-    failed. Automatic dynamic makes a dimension of an input dynamic the first time its size changes (one
-    recompile per dimension), and an int or float input the first time its value changes (`n == 10`: one
-    recompile, then a symbol; a list's length and a module's int attribute are guarded on every value), and sizes of 0 and 1 are always specialised: a dynamic entry carries the range
-    guard `2 <= x.size()[0]`, which a size of 1 fails. A recompile whose failed guards are all input sizes --
-    a first change, a 0/1 size, or a guard over sizes that torch's own kernels added (no library line in the
-    guard's provenance: CPU convolution picks its backend by batch, `2 <= x.size()[0] <= 15`, and by input
-    area, `... <= 20480`) -- is torch's policy meeting the oracle's varied inputs; a size that changed before
-    and is guarded again (the code specialised it) is no such cause. Parameters and buffers keep static
-    shapes (instances of one class with other shapes recompile per instance): never a first change."""
+    failed, and the newest entry is the most general one (each compile makes dynamic what changed before), so
+    its failed guard says why. Automatic dynamic makes a dimension of an input dynamic the first time its size
+    changes (one recompile per dimension), and an int or float input the first time its value changes
+    (`n == 10`: one recompile, then a symbol; a list's length and a module's int attribute are guarded on every
+    value), and sizes of 0 and 1 are always specialised: a dynamic entry carries the range guard
+    `2 <= x.size()[0]`, which a size of 1 fails. Torch's own kernels add guards over input sizes too (no library
+    line in the guard's provenance: CPU convolution picks its backend by batch, `2 <= x.size()[0] <= 15`, and by
+    input area, `... <= 20480`). Those are torch's policy meeting the oracle's varied inputs; a size or number
+    that changed before and is static again in the newest entry was specialised by the code (a loop over the
+    batch, an op that takes ints), and a parameter's or buffer's shape is static by design (instances of one
+    class with other shapes recompile per instance): those are scorable."""
     if not reasons:
         return ""
     actual = {(m.group("tensor"), m.group("index")): int(m.group("actual"))
               for m in map(_SIZE_GUARD.match, reasons) if m}
-    why = ""
-    numbers_before = set(changed)
+    why = _newest_cause(reasons[0], changed, actual, guard_lines)
     for g in reasons:
-        number = _NUMBER_GUARD.match(g)
+        number, size = _NUMBER_GUARD.match(g), _SIZE_GUARD.match(g)
         if number:
-            key = (number.group("source"), "value")
-            if key not in numbers_before:
-                why = AUTOMATIC_DYNAMIC_NUMBER
-            changed.add(key)
-            continue
-        m = _SIZE_GUARD.match(g)
-        if m:
-            key = (m.group("tensor"), m.group("index"))
-            state = "_parameters[" in key[0] or "_buffers[" in key[0]
-            if not state and (m.group("expected") in ("0", "1") or m.group("actual") in ("0", "1")):
-                why = why or ZERO_ONE
-            elif not state and key not in changed:
-                why = AUTOMATIC_DYNAMIC
-            changed.add(key)
-            continue
-        r = _RANGE_GUARD.match(g)
-        value = actual.get((r.group("tensor"), r.group("index"))) if r else None
-        if r and value is not None and value < int(r.group("low")):
-            why = why or ZERO_ONE
-        elif guard_lines or not _SIZES_ONLY.match(g):
-            return ""
-        elif r and value is None and not r.group("high"):
-            why = why or ZERO_ONE
-        else:
-            why = why or TORCH_SIZE_GUARD
+            changed.add((number.group("source"), "value"))
+        elif size:
+            changed.add((size.group("tensor"), size.group("index")))
     return why
+
+
+def _newest_cause(g: str, changed: set[tuple[str, str]], actual: dict, guard_lines: list | None) -> str:
+    """Why the newest cache entry failed, when that is torch's policy; "" when the code made it so."""
+    number = _NUMBER_GUARD.match(g)
+    if number:
+        return AUTOMATIC_DYNAMIC_NUMBER if (number.group("source"), "value") not in changed else ""
+    m = _SIZE_GUARD.match(g)
+    if m:
+        key = (m.group("tensor"), m.group("index"))
+        if "_parameters[" in key[0] or "_buffers[" in key[0]:
+            return ""
+        if m.group("expected") in ("0", "1") or m.group("actual") in ("0", "1"):
+            return ZERO_ONE
+        return AUTOMATIC_DYNAMIC if key not in changed else ""
+    r = _RANGE_GUARD.match(g)
+    value = actual.get((r.group("tensor"), r.group("index"))) if r else None
+    if r and value is not None and value < int(r.group("low")):
+        return ZERO_ONE
+    if guard_lines or not _SIZES_ONLY.match(g):
+        return ""
+    if r and value is None and not r.group("high"):
+        return ZERO_ONE
+    return TORCH_SIZE_GUARD
 
 
 def reclassify_recompiles(records: list[dict]) -> list[dict]:

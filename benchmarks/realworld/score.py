@@ -259,16 +259,18 @@ def score(events_path: str, cache: str) -> dict:
         site["scorable"] |= e["scorable"]
         site["gb_ids"].update(e.get("gb_ids") or [])
         site["models"].add(e["model"])
-        site["guard_lines"].update(n for f, n in e.get("guard_lines", []) if f == e["file"])
+        site["guard_lines"].update((f, n) for f, n in e.get("guard_lines", []))
 
     def matches(t: str, c: dict, key: tuple) -> bool:
         lib, rel, where = key
-        if lib != c["library"] or rel != c["file"]:
+        if lib != c["library"]:
             return False
         if t == "recompile":
+            # the frame, or a line a failed guard came from (a helper the frame inlined, in any file)
             start, end = where
-            return start <= c["line"] <= end or any(c["line"] <= n <= c["end_line"] for n in sites[t][key]["guard_lines"])
-        return c["line"] <= where <= c["end_line"]
+            return (rel == c["file"] and start <= c["line"] <= end) or any(
+                f == c["file"] and c["line"] <= n <= c["end_line"] for f, n in sites[t][key]["guard_lines"])
+        return rel == c["file"] and c["line"] <= where <= c["end_line"]
 
     table: dict[str, dict] = {}
     for t in TARGETS:
