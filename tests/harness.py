@@ -3,7 +3,8 @@
 The linter part: a bad example must be flagged by its rule on exactly the lines marked `# <-`;
 a good example must not be flagged by it. The torch part depends on the rule's family:
   torchscript / annotations: `torch.jit.script` must reject the bad example and accept the good one
-      (check="script-call": the failure only shows when the scripted object is called on `inputs`);
+      (check="script-call": the failure only shows when the scripted object is called on `inputs`;
+      check="script-wrong": it scripts and runs, but returns something else than eager on some input set);
   trace: tracing the bad example must emit a TracerWarning or give outputs that differ from eager on
       the other input sets; the good one neither;
   graph-break: a real compile must log a graph break with the rule's GB id on a marked line (from
@@ -139,6 +140,8 @@ def _torch_verdict(rule: type[Rule], path: Path, example: Example) -> tuple[bool
     if check in ("script", "script-call"):
         report = observe.run_script(obj, inputs if check == "script-call" else None)
         return (not report.ok, report.error or "scripted fine")
+    if check == "script-wrong":
+        return _script_wrong_verdict(obj, inputs, bool(example.marked_lines()))
     if check in ("trace", "trace-eval"):
         if check == "trace-eval":  # the snippet puts the module in eval mode before tracing
             obj.eval()
@@ -216,6 +219,29 @@ def _skip_without(needs: str) -> None:
         pytest.skip("needs a C++ compiler and ninja to build the example's extension")
     if needs == "cuda" and not torch.cuda.is_available():
         pytest.skip("needs a CUDA GPU")
+
+
+def _script_wrong_verdict(obj, inputs, bad: bool) -> tuple[bool, str]:  # noqa: ANN001
+    """check="script-wrong": torch.jit.script accepts the example and the scripted object returns something else
+    than eager on some input set, raising nothing (a wrong result). A good twin scripts and returns what eager
+    returns on every set (any error counts against it)."""
+    import warnings
+
+    import torch
+
+    from compilelint.runtime_probe.observe import _same
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch.jit.script's own DeprecationWarning (2.13)
+            scripted = torch.jit.script(obj)
+        for args in inputs:
+            want, got = obj(*_fresh(args)), scripted(*_fresh(args))
+            if not _same(want, got):
+                return True, f"scripted returned {got!r}, eager {want!r} on {args!r}"
+    except Exception as err:  # noqa: BLE001 - a wrong-result claim is about silence: an error is not it
+        return not bad, f"RAISED, NOT SILENT: {type(err).__name__}: {str(err).splitlines()[0][:200]}"
+    return False, "scripted returns what eager returns"
 
 
 def _fresh(args: tuple) -> tuple:
