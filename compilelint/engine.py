@@ -16,6 +16,9 @@ import stat
 from dataclasses import dataclass, field
 
 from compilelint.analysis.index import RepoIndex
+from compilelint.analysis.library import MAX_FILES as LIBRARY_MAX_FILES
+from compilelint.analysis.library import ROUNDS as LIBRARY_ROUNDS
+from compilelint.analysis.library import library_files
 from compilelint.analysis.scope import Reach
 from compilelint.cache import Cache
 from compilelint.analyzer import FileResult, analyze_source, module_name_for
@@ -330,6 +333,24 @@ def _script_failures(results: list[FileResult], rules: dict, scope: dict[str, fr
     return failures
 
 
+def _library_bases(results: list[FileResult], codes: list[str], jobs: int, timeout: float, max_bytes: int,
+                   cache_dir: str | None) -> list[FileResult]:
+    """Index-only results of the installed files that define the tree's library bases, round by round through
+    their own bases (compilelint/analysis/library.py); nothing is reported in them."""
+    read = {os.path.realpath(r.path) for r in results}
+    tree_packages = {r.summary.module.partition(".")[0] for r in results if r.summary is not None}
+    out: list[FileResult] = []
+    for _ in range(LIBRARY_ROUNDS):
+        index = RepoIndex([r.summary for r in [*results, *out] if r.summary is not None])
+        wanted = sorted({os.path.realpath(f) for f in library_files(index, read, tree_packages)} - read)
+        wanted = wanted[:max(LIBRARY_MAX_FILES - len(out), 0)]
+        if not wanted:
+            break
+        read |= set(wanted)
+        out += [r for r, _ in _analyze_all(wanted, codes, jobs, timeout, max_bytes, cache_dir, set(wanted), False)]
+    return out
+
+
 def collect_findings(results: list[FileResult], codes: list[str], config: Config) -> list[Finding]:
     rules = all_rules()
     index = RepoIndex([r.summary for r in results if r.summary is not None])
@@ -416,6 +437,7 @@ def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float
     digests = {result.path: digest for result, digest in analyzed if digest}
     choice = choose_targets(config.targets, [r.summary for r in results if r.summary is not None],
                             config.targets_from, config.select + config.extend_select)
+    results += _library_bases(results, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir)
     reported = codes  # the rules whose findings can be reported: the SARIF's rule list
     if tuple(config.targets) != choice.enabled:
         rules = all_rules()

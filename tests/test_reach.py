@@ -259,3 +259,45 @@ def test_findings_name_the_entry_point_and_calls_that_reach_them(tmp_path):
                 loc["physicalLocation"]["region"]["startLine"], loc["message"]["text"])
                for loc in res["relatedLocations"]]
     assert related[0] == ("model.py", 11, "entry point: Detector.forward"), related
+
+
+def test_a_library_base_is_read_from_the_installed_package_and_never_reported(tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    lib = site / f"fancylib_{uuid.uuid4().hex[:8]}"
+    (lib / "blocks").mkdir(parents=True)
+    (lib / "__init__.py").write_text("from .blocks import Block\n")
+    (lib / "blocks" / "__init__.py").write_text("from .base import Block\n")
+    (lib / "blocks" / "base.py").write_text(textwrap.dedent('''
+        from torch import nn
+
+        class Block(nn.Module):
+            def forward(self, x):
+                return self.mix(x) + x.min().item()
+
+            def mix(self, x):
+                return x
+    '''))
+    project = tmp_path / "project"
+    project.mkdir()
+    net = f"net_{uuid.uuid4().hex[:8]}"
+    (project / f"{net}.py").write_text(textwrap.dedent(f'''
+        import {lib.name}
+
+        class Net({lib.name}.Block):
+            def mix(self, x):
+                return x * x.max().item()  # <-
+    '''))
+    monkeypatch.syspath_prepend(str(site))
+    result = lint([str(project)], Config(select=["GB401"]), jobs=1)
+    assert [(Path(f.path).name, f.line) for f in result.findings] == [(f"{net}.py", 6)]
+    assert result.files == [str(project / f"{net}.py")]
+    (finding,) = result.findings
+    assert [Path(r.path).name for r in finding.reached_from] == ["base.py"]
+    import torch
+    from compilelint.runtime_probe import observe
+
+    monkeypatch.syspath_prepend(str(project))
+    model = importlib.import_module(net).Net()
+    report = observe.run_dynamo(model, [(torch.randn(3, 4),)])
+    broke = {e.lineno for e in report.breaks if Path(e.filename).name == f"{net}.py"}
+    assert 6 in broke, [(e.filename, e.lineno) for e in report.breaks]
