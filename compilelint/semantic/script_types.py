@@ -370,3 +370,22 @@ def default_attribute_states(ctx: "RuleContext") -> dict[str, str]:
             states = {a: s for a, s in walked.state.items() if a not in declared}
     cache[key] = states
     return states
+
+
+def any_valued_dict_param(value: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    """`value` is a parameter of the class's `__init__` annotated `Dict[str, Any]` (a config of mixed values):
+    TorchScript infers a dict attribute's type from its values and cannot type one whose values differ."""
+    init = _init_of(ctx.class_node)
+    if init is None or type(value) is not cst.Name:
+        return False
+    params = init.params
+    for p in [*params.params, *params.kwonly_params]:
+        if p.name.value == value.value and p.annotation is not None:
+            annotation = p.annotation.annotation
+            if type(annotation) is not cst.Subscript or len(annotation.slice) != 2:
+                return False
+            outer = qualify(annotation.value, ctx.facts.aliases) or ""
+            inner = annotation.slice[1].slice
+            return (outer in ("typing.Dict", "dict", "builtins.dict", "typing.Mapping", "collections.abc.Mapping")
+                    and type(inner) is cst.Index and qualify(inner.value, ctx.facts.aliases) == "typing.Any")
+    return False

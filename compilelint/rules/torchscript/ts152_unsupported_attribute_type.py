@@ -6,6 +6,7 @@ import libcst as cst
 from compilelint.analysis.classshape import class_shape
 from compilelint.analysis.names import qualify
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.script_types import any_valued_dict_param
 
 
 def unsupported_value(value: cst.BaseExpression, aliases: dict[str, str]) -> str | None:
@@ -47,7 +48,8 @@ class UnsupportedAttributeType(Rule):
                "(a tuple for sets of values, a buffer for arrays)")
     doc = RuleDoc(
         what=("Flags reads in compiled code of module attributes that `__init__` set to a set, an empty list or "
-              "dict (never filled), a lambda, a `range`, or a numpy value."),
+              "dict (never filled), a lambda, a `range`, a numpy value, or a `Dict[str, Any]` parameter (a config "
+              "of mixed values)."),
         why=("TorchScript converts attributes from the instance when they are used; it has no set or range type, "
              "cannot infer the element type of an empty container, and cannot compile a lambda: `Module 'M' has "
              "no attribute 'ignore' (This attribute exists on the Python module, but we failed to convert Python "
@@ -78,6 +80,18 @@ class M(torch.nn.Module):
     def forward(self, x):
         return x - float(self.mean[0]) * len(self.history)  # <-
 '''),
+        Example('''
+import torch
+from typing import Any, Dict
+CFG = {"mode": "fine", "size": (2, 3)}
+class M(torch.nn.Module):
+    def __init__(self, config: Dict[str, Any] = CFG):
+        super().__init__()
+        self.config = config
+    def forward(self, x):
+        h, w = self.config["size"]  # <-
+        return x * h * w
+'''),
     )
     good = (
         Example('''
@@ -97,6 +111,18 @@ class M(torch.nn.Module):
             return x * 0
         return x * len(self.names) - self.mean[0]
 '''),
+        Example('''
+import torch
+from typing import Any, Dict
+CFG = {"mode": "fine", "size": (2, 3)}
+class M(torch.nn.Module):
+    def __init__(self, config: Dict[str, Any] = CFG):
+        super().__init__()
+        self.h, self.w = config["size"]
+        self.fine = config["mode"] == "fine"
+    def forward(self, x):
+        return x * self.h * self.w if self.fine else x
+''', check="script-call"),
     )
 
     def begin_function(self, ctx) -> None:  # noqa: ANN001
@@ -115,7 +141,9 @@ class M(torch.nn.Module):
         values = shape.init_values.get(attr)
         if not values or attr in shape.class_level:
             return
-        whats = [unsupported_value(v, ctx.facts.aliases) for v in values]
+        whats = [unsupported_value(v, ctx.facts.aliases)
+                 or ("a dict of mixed values (a `Dict[str, Any]` parameter)" if any_valued_dict_param(v, ctx) else None)
+                 for v in values]
         if not all(whats):
             return
         what = whats[0]
