@@ -77,6 +77,9 @@ class Rule:
     # GB rules that predict no graph break but Dynamo failing outright (InternalTorchDynamoError: the compiled
     # call raises): no gb_id; their examples are judged by where the error points (check "dynamo-error").
     dynamo_error: ClassVar[bool] = False
+    # RC rules reported at a graph break whose resume function (`torch_dynamo_resume_in_<fn>_at_<line>`) is the
+    # frame that recompiles: the probe confirms them from a recompile of the resume function of that line.
+    claims_resume_frame: ClassVar[bool] = False
     # The id an older torch gives the same break on the same line, where its registry differs
     # ({"2.11": "GB0007"}); the rule's message names it too, so the probe confirms the finding there.
     older_gb_ids: ClassVar[dict[str, str]] = {}

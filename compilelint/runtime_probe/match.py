@@ -148,6 +148,26 @@ def claims_dynamo_error(code: str) -> bool:
     return rule is not None and rule.dynamo_error
 
 
+def claims_resume_frame(code: str) -> bool:
+    """Whether rule `code` is reported at a graph break whose resume function is the frame it says recompiles."""
+    from compilelint.rules.registry import all_rules
+
+    rule = all_rules().get(code)
+    return rule is not None and rule.claims_resume_frame
+
+
+def _frame_of_break(f: Finding, r: dict, dyn: dict) -> bool:
+    """For a rule reported at a graph break (claims_resume_frame): `r` recompiled the resume function of that
+    break, or the function holding it (the nearest recompiling frame of the file that starts above it)."""
+    if _real(r.get("file") or "") != _real(f.path) or not claims_resume_frame(f.code):
+        return False
+    if r.get("resumed_break_line") is not None:
+        return r["resumed_break_line"] == f.line
+    starts = [x.get("line") or 0 for x in dyn.get("recompiles", []) if x.get("resumed_break_line") is None
+              and _real(x.get("file") or "") == _real(f.path) and (x.get("line") or 0) <= f.line]
+    return bool(starts) and r.get("line") == max(starts)
+
+
 def _at(f: Finding, file: str | None, line: int | None) -> bool:
     return bool(file) and line is not None and _real(file) == _real(f.path) and line in _span(f)
 
@@ -205,7 +225,8 @@ def judge(f: Finding, run: TargetRun, user_trace_warnings: bool) -> Verdict | No
         hits = [r for r in dyn.get("recompiles", [])
                 if any(_at(f, file, line) for file, line in r["locations"])
                 or (r["reasons"] and _real(r["file"]) == _real(f.path) and _guard_subject(r["reasons"][0])
-                    and _guard_subject(r["reasons"][0]) in f.source_line)]
+                    and _guard_subject(r["reasons"][0]) in f.source_line)
+                or _frame_of_break(f, r, dyn)]
         if hits:
             evidence.append(f"{tag} recompile: {len(hits)} recompile(s) of {hits[0]['function']}, guard failed: "
                             f"{hits[0]['reasons'][0] if hits[0]['reasons'] else '?'}")
@@ -548,7 +569,7 @@ def runtime_only(run: TargetRun, statics: list[Finding], user_file) -> list[Find
             any(_at(f, file, line) for file, line in r["locations"])
             or (r["reasons"] and _real(r["file"]) == _real(f.path) and _guard_subject(r["reasons"][0])
                 and _guard_subject(r["reasons"][0]) in f.source_line)
-            or any(x is r for x in _size_recompiles(f, dyn)))]
+            or any(x is r for x in _size_recompiles(f, dyn)) or _frame_of_break(f, r, dyn))]
         if statics_hit:
             continue
         loc = next(((file, line) for file, line in r["locations"] if user_file(file)), (r["file"], r["line"]))

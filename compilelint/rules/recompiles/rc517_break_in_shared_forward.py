@@ -18,6 +18,7 @@ class BreakInSharedForward(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
+    claims_resume_frame = True
     message = ("`{cls}.forward` breaks the graph here ({gb}): Dynamo compiles it as a frame of its own, shared by "
                "every {cls} instance, and guards it on the instance's parameter shapes and its inputs' "
                "requires_grad; the {n} instances this file builds with other arguments ({names}) recompile it "

@@ -19,6 +19,7 @@ class CallHeldAcrossBreaks(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
+    claims_resume_frame = True
     call_gate = gate(methods=HELD_ACROSS_BREAKS)
     message = ("`{call}(...)` is held across {n} graph breaks in its arguments: the frame Dynamo resumes in after "
                "this break guards the bound method by reference, a new object on every call (\"Cache line "
