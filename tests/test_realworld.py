@@ -23,7 +23,7 @@ from benchmarks.realworld.registry import entries  # noqa: E402
 EVENTS = ROOT / "benchmarks" / "realworld" / "events.jsonl"
 FLOOR = ROOT / "benchmarks" / "realworld" / "floor.json"
 REASONS = {oracle.NO_LINE, oracle.INSIDE_TORCH, oracle.OUTSIDE, oracle.ORACLE_CODE, oracle.AUTOMATIC_DYNAMIC,
-           oracle.ZERO_ONE}
+           oracle.AUTOMATIC_DYNAMIC_NUMBER, oracle.ZERO_ONE, oracle.TORCH_SIZE_GUARD}
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +65,34 @@ def test_events_say_whether_and_why_they_are_scored(recorded):
         if e["scorable"]:
             assert e["file"] and e["line"] and not e["file"].startswith(("/", "torch/")), e
     assert {e["target"] for e in events if e["scorable"]} >= {"trace", "dynamo", "torchscript", "export"}
+
+
+def test_a_recompile_is_classified_by_its_newest_cache_entry():
+    """What Dynamo did (2.13, recompile logs): reasons are one failed guard per cache entry, newest first."""
+    changed: set = set()
+    first = ["tensor 'x' size mismatch at index 2. expected 32, actual 16"]
+    assert oracle.recompile_policy(first, changed) == oracle.AUTOMATIC_DYNAMIC
+    # the same size static again in the newest entry: the code specialised it (a loop over it, an op taking it)
+    again = ["tensor 'x' size mismatch at index 2. expected 16, actual 48", "tensor 'x' size mismatch at index 2. "
+             "expected 1, actual 48"]
+    assert oracle.recompile_policy(again, changed) == ""
+    # a dynamic batch's lower bound failed by batch 1 (the size from an older entry's guard), and CPU
+    # convolution's backend choice at batch 16, which torch's own code adds
+    assert oracle.recompile_policy(["2 <= x.size()[0] <= 15", "tensor 'x' size mismatch at index 0. expected 4, "
+                                    "actual 1"], set()) == oracle.ZERO_ONE
+    assert oracle.recompile_policy(["2 <= x.size()[0] <= 15", "tensor 'x' size mismatch at index 0. expected 4, "
+                                    "actual 16"], set()) == oracle.TORCH_SIZE_GUARD
+    assert oracle.recompile_policy(["2 <= x.size()[0] <= 15"], set(), [["lib/m.py", 3]]) == ""
+    # an int's first change is automatic dynamic; a list's length and a module attribute are guarded per value
+    numbers: set = set()
+    assert oracle.recompile_policy(["num_nodes == 10"], numbers) == oracle.AUTOMATIC_DYNAMIC_NUMBER
+    assert oracle.recompile_policy(["num_nodes == 17"], numbers) == ""
+    assert oracle.recompile_policy(["len(___stack0) == 2"], set()) == ""
+    assert oracle.recompile_policy(["self.step == 3"], set()) == ""
+    # parameters keep static shapes: instances of one class with other widths recompile per instance
+    param = ("tensor 'self._modules['conv']._parameters['weight']' size mismatch at index 0. expected 8, actual 4."
+             " Guard failed on a parameter")
+    assert oracle.recompile_policy([param], set()) == ""
 
 
 def test_scorer_on_todays_rules_holds_the_floor():
