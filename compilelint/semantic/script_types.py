@@ -389,3 +389,124 @@ def any_valued_dict_param(value: cst.BaseExpression, ctx: "RuleContext") -> bool
             return (outer in ("typing.Dict", "dict", "builtins.dict", "typing.Mapping", "collections.abc.Mapping")
                     and type(inner) is cst.Index and qualify(inner.value, ctx.facts.aliases) == "typing.Any")
     return False
+
+
+class _OptionalFlow:
+    """Which locals TorchScript types Optional before each statement of a function, following its refinement
+    rules: a parameter annotated `Optional[...]` starts Optional; `x is not None` / `isinstance(x, T)` refine it in
+    the branch that holds (`and` chains too), `x is None` in the other; `assert x is not None` from there on; a
+    branch that returns or raises leaves the other's types; after an `if`, a local is Optional where either side
+    leaves it so. Only locals: TorchScript never refines `self.x`."""
+
+    def __init__(self, function: cst.FunctionDef, aliases: dict[str, str]) -> None:
+        self.aliases = aliases
+        self.before: dict[int, frozenset[str]] = {}
+        params = function.params
+        start = {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]
+                 if p.annotation is not None and optional_annotation(p.annotation.annotation, aliases)}
+        self._block(function.body, frozenset(start))
+
+    def _refine(self, test: cst.BaseExpression, state: frozenset[str], holds: bool) -> frozenset[str]:
+        """The state inside the branch where `test` is `holds`."""
+        if type(test) is cst.BooleanOperation:
+            if (type(test.operator) is cst.And) == holds:  # `a and b` true, `a or b` false: both sides' refinements
+                return self._refine(test.right, self._refine(test.left, state, holds), holds)
+            return state
+        if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+            return self._refine(test.expression, state, not holds)
+        if type(test) is cst.Comparison and len(test.comparisons) == 1 and type(test.left) is cst.Name:
+            op = test.comparisons[0]
+            if type(op.operator) in (cst.Is, cst.IsNot) and type(op.comparator) is cst.Name \
+                    and op.comparator.value == "None":
+                if (type(op.operator) is cst.IsNot) == holds:
+                    return state - {test.left.value}
+                return state
+        if type(test) is cst.Call and type(test.func) is cst.Name and test.func.value == "isinstance" \
+                and test.args and type(test.args[0].value) is cst.Name and holds:
+            return state - {test.args[0].value.value}
+        return state
+
+    def _optional_value(self, value: cst.BaseExpression | None, state: frozenset[str]) -> bool:
+        if value is None:
+            return False
+        if type(value) is cst.Name:
+            return value.value == "None" or value.value in state
+        if type(value) is cst.IfExp:
+            return self._optional_value(value.body, state) or self._optional_value(value.orelse, state)
+        return False
+
+    def _block(self, block: cst.BaseSuite, state: frozenset[str]) -> tuple[frozenset[str], bool]:
+        body = block.body if type(block) is cst.IndentedBlock else [block]
+        for stmt in body:
+            state, ends = self._statement(stmt, state)
+            if ends:
+                return state, True
+        return state, False
+
+    def _statement(self, stmt: cst.CSTNode, state: frozenset[str]) -> tuple[frozenset[str], bool]:
+        self.before[id(stmt)] = state
+        if type(stmt) in (cst.SimpleStatementLine, cst.SimpleStatementSuite):
+            for small in stmt.body:
+                self.before[id(small)] = state
+                if type(small) in (cst.Return, cst.Raise, cst.Continue, cst.Break):
+                    return state, True
+                if type(small) is cst.Assign:
+                    optional = self._optional_value(small.value, state)
+                    for target in small.targets:
+                        t = target.target
+                        if type(t) is cst.Name:
+                            state = state | {t.value} if optional else state - {t.value}
+                        elif type(t) in (cst.Tuple, cst.List):  # unpacked items: typed by the value's items
+                            state = state - {n.value for n in iter_nodes(t) if type(n) is cst.Name}
+                elif type(small) is cst.AnnAssign and type(small.target) is cst.Name:
+                    optional = optional_annotation(small.annotation.annotation, self.aliases)
+                    state = state | {small.target.value} if optional else state - {small.target.value}
+                elif type(small) is cst.AugAssign and type(small.target) is cst.Name:
+                    state = state - {small.target.value}
+                elif type(small) is cst.Assert:
+                    state = self._refine(small.test, state, True)
+            return state, False
+        if type(stmt) is cst.If:
+            inside, body_ends = self._block(stmt.body, self._refine(stmt.test, state, True))
+            other = self._refine(stmt.test, state, False)
+            other_ends = False
+            if stmt.orelse is not None:
+                if type(stmt.orelse) is cst.If:
+                    other, other_ends = self._statement(stmt.orelse, other)
+                else:
+                    self.before[id(stmt.orelse)] = other
+                    other, other_ends = self._block(stmt.orelse.body, other)
+            if body_ends and other_ends:
+                return inside | other, True
+            if body_ends:
+                return other, False
+            if other_ends:
+                return inside, False
+            return inside | other, False
+        if type(stmt) in (cst.For, cst.While):
+            assigned_in_loop, _ = self._block(stmt.body, state)
+            return state | assigned_in_loop, False
+        if type(stmt) in (cst.With, cst.Try, cst.TryStar):
+            after, ends = self._block(stmt.body, state)
+            for handler in getattr(stmt, "handlers", ()):
+                self.before[id(handler)] = state
+                self._block(handler.body, state)
+            return after, ends
+        return state, False  # a nested def or class: its own scope
+
+
+def optional_at(name: cst.Name, ctx: "RuleContext") -> bool:
+    """Whether TorchScript types the local `name` Optional where it is read (`_OptionalFlow`, once per function)."""
+    fn = ctx.function
+    if fn is None:
+        return False
+    cache = ctx.__dict__.setdefault("_optional_flow", {})
+    flow = cache.get(id(fn))
+    if flow is None or flow[0] is not fn:
+        flow = cache[id(fn)] = (fn, _OptionalFlow(fn, ctx.facts.aliases))
+    before = flow[1].before
+    for anc in reversed(ctx.ancestors):
+        state = before.get(id(anc))
+        if state is not None:
+            return name.value in state
+    return False
