@@ -143,6 +143,57 @@ class Frames:
         ends = [end for start, _, end in self.spans(library, rel) if start <= line <= end]
         return (line, min(ends)) if ends else None
 
+    def inlined(self, library: str, rel: str, span: tuple[int, int]) -> list[tuple[int, int]]:
+        """Spans of the same file's functions a frame at `span` calls, which Dynamo inlines into it: methods called
+        as `self.m(...)`, the forward of a submodule built in `__init__` (`self.head = Head(...)`, then
+        `self.head(...)`), module-level functions; followed three calls deep."""
+        try:
+            with open(os.path.join(self.roots[library], rel), encoding="utf-8") as fh:
+                tree = ast.parse(fh.read())
+        except (OSError, SyntaxError, KeyError):
+            return []
+        functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+        classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+
+        def methods(cls: ast.ClassDef) -> dict[str, ast.FunctionDef]:
+            return {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
+
+        def submodules(cls: ast.ClassDef) -> dict[str, str]:
+            init = methods(cls).get("__init__")
+            out = {}
+            for n in ast.walk(init) if init else ():
+                if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name):
+                    for t in n.targets:
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                            out[t.attr] = n.value.func.id
+            return out
+
+        owner = next((c for c in classes.values() if c.lineno <= span[0] <= (c.end_lineno or 0)), None)
+        fn = next((f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
+                   and f.lineno <= span[0] <= (f.end_lineno or 0) and (f.end_lineno or 0) >= span[1]), None)
+        out: list[tuple[int, int]] = []
+        work = [(fn, owner, span, 0)] if fn else []
+        seen: set[int] = set()
+        while work:
+            node, cls, (lo, hi), depth = work.pop()
+            for call in ast.walk(node):
+                if not isinstance(call, ast.Call) or not lo <= call.lineno <= hi or depth >= 3:
+                    continue
+                f, callee, callee_cls = call.func, None, cls
+                if isinstance(f, ast.Name) and f.id in functions:
+                    callee, callee_cls = functions[f.id], None
+                elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and cls:
+                    built = submodules(cls).get(f.attr)
+                    if f.attr in methods(cls):
+                        callee = methods(cls)[f.attr]
+                    elif built in classes and "forward" in methods(classes[built]):
+                        callee, callee_cls = methods(classes[built])["forward"], classes[built]
+                if callee is not None and id(callee) not in seen:
+                    seen.add(id(callee))
+                    out.append((callee.lineno, callee.end_lineno or callee.lineno))
+                    work.append((callee, callee_cls, (callee.lineno, callee.end_lineno or callee.lineno), depth + 1))
+        return out
+
     def frame(self, library: str, rel: str, first_line: int) -> tuple[int, int] | None:
         """The function whose code object starts at `first_line` (its decorators or its def)."""
         for start, def_line, end in self.spans(library, rel):
@@ -255,7 +306,9 @@ def score(events_path: str, cache: str) -> dict:
             key = (e["library"], e["file"], span or (e["line"], e["line"]))
         else:
             key = (e["library"], e["file"], e["line"])
-        site = sites[t].setdefault(key, {"scorable": False, "gb_ids": set(), "models": set(), "guard_lines": set()})
+        site = sites[t].setdefault(key, {"scorable": False, "gb_ids": set(), "models": set(), "guard_lines": set(),
+                                         "inlined": frames.inlined(e["library"], e["file"], key[2])
+                                         if t == "recompile" else []})
         site["scorable"] |= e["scorable"]
         site["gb_ids"].update(e.get("gb_ids") or [])
         site["models"].add(e["model"])
@@ -266,9 +319,8 @@ def score(events_path: str, cache: str) -> dict:
         if lib != c["library"]:
             return False
         if t == "recompile":
-            # the frame, or a line a failed guard came from (a helper the frame inlined, in any file)
-            start, end = where
-            return (rel == c["file"] and start <= c["line"] <= end) or any(
+            # the frame or what it inlines (same file), or a line a failed guard came from (in any file)
+            return (rel == c["file"] and any(a <= c["line"] <= b for a, b in [where, *sites[t][key]["inlined"]])) or any(
                 f == c["file"] and c["line"] <= n <= c["end_line"] for f, n in sites[t][key]["guard_lines"])
         return rel == c["file"] and c["line"] <= where <= c["end_line"]
 
