@@ -511,11 +511,10 @@ def deployed(found: dict, mode: str) -> dict:
 
 
 def format_ratio(entry: dict | None) -> str:
-    """`1.23x [1.18, 1.30]` (the ratio and its 95 % interval), then the verdict when there is no difference."""
+    """`1.23x [1.18, 1.30]`: the ratio and its 95 % interval (the verdict is printed beside it)."""
     if not entry:
         return "-"
-    text = f"{entry['ratio']:.2f}x [{entry['low']:.2f}, {entry['high']:.2f}]"
-    return text + (f" {NO_DIFFERENCE}" if entry["verdict"] == NO_DIFFERENCE else "")
+    return f"{entry['ratio']:.2f}x [{entry['low']:.2f}, {entry['high']:.2f}]"
 
 
 # -- the parent ------------------------------------------------------------------------------------
