@@ -11,6 +11,7 @@ rule that reads it names the other release's id (`Rule.older_gb_ids`).
 - `shapes.py`: ops whose output size depends on data, ops with no meta kernel, arguments torch reads as Python
   ints, op parameters Dynamo specialises.
 - `export.py`: what torch.export needs declared (pytree registration).
+- `guards.py`: what Dynamo guards on a frame's values and how often each kind recompiles, the recompile limit.
 """
 
 from __future__ import annotations
