@@ -19,6 +19,9 @@ from compilelint.analysis.index import RepoIndex
 from compilelint.analysis.library import MAX_FILES as LIBRARY_MAX_FILES
 from compilelint.analysis.library import ROUNDS as LIBRARY_ROUNDS
 from compilelint.analysis.library import library_files
+from compilelint.analysis import tensors
+from compilelint.analysis.returns import digest as returns_digest
+from compilelint.analysis.returns import tree_returns
 from compilelint.analysis.scope import Reach
 from compilelint.cache import Cache
 from compilelint.analyzer import FileResult, analyze_source, module_name_for
@@ -117,7 +120,7 @@ def _rare_gc():
 
 
 def _init_worker(codes: list[str], timeout: float, max_bytes: int = _WORKER_MAX_BYTES,
-                 cache_dir: str | None = None) -> None:
+                 cache_dir: str | None = None, returns: dict[str, str] | None = None) -> None:
     global _WORKER_RULES, _WORKER_CODES, _WORKER_TIMEOUT, _WORKER_MAX_BYTES, _WORKER_CACHE
     if tuple(codes) != _WORKER_CODES:  # the same rule objects keep the analyzer's tables for them warm
         rules = all_rules()
@@ -125,7 +128,10 @@ def _init_worker(codes: list[str], timeout: float, max_bytes: int = _WORKER_MAX_
         _WORKER_CODES = tuple(codes)
     _WORKER_TIMEOUT = timeout
     _WORKER_MAX_BYTES = max_bytes
-    _WORKER_CACHE = Cache(cache_dir, ",".join(codes) + f"|{max_bytes}") if cache_dir else None
+    # a file's facts depend on what the other files' functions return: a change there is another cache
+    tensors.TREE_RETURNS = {name: _RETURN_KINDS[kind] for name, kind in (returns or {}).items()}
+    extra = f"|{returns_digest(returns)}" if returns else ""
+    _WORKER_CACHE = Cache(cache_dir, ",".join(codes) + f"|{max_bytes}{extra}") if cache_dir else None
     signal.signal(signal.SIGINT, signal.SIG_IGN) if multiprocessing.current_process().name != "MainProcess" else None
 
 
@@ -251,7 +257,7 @@ def _analyze_all(files: list[str], codes: list[str], jobs: int, timeout: float, 
     tasks = [(p, p not in index_only, all_positions) for p in files]
     if not tasks:
         return []
-    initargs = (codes, timeout, max_bytes, cache_dir)
+    initargs = (codes, timeout, max_bytes, cache_dir, _TREE_RETURNS)
     _init_worker(*initargs)
     if multiprocessing.current_process().daemon:  # a daemonic process may not start any: unsupervised
         with _rare_gc():
@@ -331,6 +337,26 @@ def _script_failures(results: list[FileResult], rules: dict, scope: dict[str, fr
             if first is None or finding.line < first.line:
                 failures[scope_key] = finding
     return failures
+
+
+_TREE_RETURNS: dict[str, str] = {}  # this run's analysis/returns.py table, handed to every worker
+_RETURN_KINDS = {"tensor": tensors.Kind.TENSOR, "tensors": tensors.Kind.TENSORS}
+
+
+def _sources(files: list[str], max_bytes: int) -> list[tuple[str, bool, str]]:
+    """(module, is_package, text) of each regular file within the size limit, for analysis/returns.py."""
+    out = []
+    for path in files:
+        try:
+            st = os.stat(path)
+            if not stat.S_ISREG(st.st_mode) or (max_bytes > 0 and st.st_size > max_bytes):
+                continue
+            with open(path, "rb") as fh:
+                text = fh.read().decode("utf-8", "replace")
+        except OSError:
+            continue
+        out.append((*module_name_for(path), text))
+    return out
 
 
 def _library_bases(results: list[FileResult], codes: list[str], jobs: int, timeout: float, max_bytes: int,
@@ -432,6 +458,8 @@ def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float
         files = files + context
         index_only |= set(context)
     run_codes = with_script_failure_rules(codes, config)
+    global _TREE_RETURNS
+    _TREE_RETURNS = tree_returns(_sources(files, int(max_file_mb * 1e6)))
     analyzed = _analyze_all(files, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, index_only, False)
     results = [result for result, _ in analyzed]
     digests = {result.path: digest for result, digest in analyzed if digest}
@@ -455,5 +483,6 @@ def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float
         findings = collect_findings(results, codes, config)
     if index_only:
         findings = [f for f in findings if f.path not in index_only]
+    _TREE_RETURNS = {}
     return LintResult(findings=findings, files=[f for f in files if f not in index_only], rule_codes=reported,
                       missing=missing, digests=digests, targets=choice.enabled, targets_note=choice.note)

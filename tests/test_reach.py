@@ -301,3 +301,43 @@ def test_a_library_base_is_read_from_the_installed_package_and_never_reported(tm
     report = observe.run_dynamo(model, [(torch.randn(3, 4),)])
     broke = {e.lineno for e in report.breaks if Path(e.filename).name == f"{net}.py"}
     assert 6 in broke, [(e.filename, e.lineno) for e in report.breaks]
+
+
+def test_what_another_files_function_returns_is_known_from_its_annotation(tmp_path, monkeypatch):
+    pkg = tmp_path / f"ret_{uuid.uuid4().hex[:8]}"
+    (pkg / "utils").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "utils" / "__init__.py").write_text("from .pairs import split_pairs\n")
+    (pkg / "utils" / "pairs.py").write_text(textwrap.dedent('''
+        from typing import Optional, Tuple
+
+        import torch
+        from torch import Tensor
+
+
+        def split_pairs(
+            x: Tensor,
+            scale: float = 1.0,
+        ) -> Tuple[Tensor, Optional[Tensor]]:
+            return x[:, 0] * scale, x[:, 1]
+    '''))
+    (pkg / "model.py").write_text(textwrap.dedent(f'''
+        import torch
+        from {pkg.name}.utils import split_pairs
+
+
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                first, second = split_pairs(x)
+                keep = first > 0
+                return second[keep]  # <-
+    '''))
+    result = lint([str(pkg)], Config(select=["GB404"]), jobs=1)
+    assert [(Path(f.path).name, f.line) for f in result.findings] == [("model.py", 10)]
+    import torch
+    from compilelint.runtime_probe import observe
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    model = importlib.import_module(f"{pkg.name}.model").Model()
+    report = observe.run_dynamo(model, [(torch.randn(5, 2),)])
+    assert 10 in {e.lineno for e in report.breaks if Path(e.filename).name == "model.py"}, report.breaks

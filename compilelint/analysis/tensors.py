@@ -45,6 +45,9 @@ _TORCH_NON_TENSOR = {
     "equal": Kind.VALUE, "allclose": Kind.VALUE, "is_nonzero": Kind.VALUE,
     "no_grad": Kind.UNKNOWN, "autocast": Kind.UNKNOWN, "inference_mode": Kind.UNKNOWN,
 }
+# What the functions of the linted tree's other files return, by qualified name, from their annotations: set in
+# each worker before it analyses (compilelint/analysis/returns.py, engine._init_worker).
+TREE_RETURNS: dict[str, Kind] = {}
 _TORCH_PREFIX_NON_TENSOR = ("torch.jit.", "torch.cuda.", "torch.backends.", "torch.distributed.",
                             "torch.compiler.", "torch._dynamo.", "torch.nn.init.", "torch.autograd.",
                             "torch.utils.", "torch.fx.", "torch.export.", "torch.onnx.")
@@ -705,6 +708,8 @@ class FunctionFacts:
             if name in self.returns_tensor:
                 return Kind.TENSOR
         qualified = qualify(func, self.aliases) or ""
+        if TREE_RETURNS and qualified in TREE_RETURNS:
+            return TREE_RETURNS[qualified]  # a function of another file, annotated (analysis/returns.py)
         if qualified.startswith("torch.") and not qualified.startswith(_TORCH_PREFIX_NON_TENSOR):
             rest = qualified[len("torch."):]
             if rest.startswith("nn.functional."):
@@ -1113,7 +1118,7 @@ class FunctionFacts:
                 inner = expr.args[0].value
                 if type(inner) in (cst.List, cst.Tuple):
                     return any(self.has_dynamic_shape(e.value) for e in inner.elements)
-                return False
+                return self.is_dynamic_tuple(inner)  # torch.stack(torch.where(mask), -1)
             if name.startswith("torch.") and (last in _SHAPE_PRESERVING or last in _ELEMENTWISE) and expr.args:
                 return self.has_dynamic_shape(expr.args[0].value)
             return False
@@ -1122,6 +1127,8 @@ class FunctionFacts:
         if type(expr) is cst.UnaryOperation:
             return self.has_dynamic_shape(expr.expression)
         if type(expr) is cst.Subscript:
+            if self.is_dynamic_tuple(expr.value):  # torch.where(mask)[0]: each element is data-dependent
+                return True
             if self.kind(expr.value) is not Kind.TENSOR:
                 return False
             indices = [e.slice.value for e in expr.slice if type(e.slice) is cst.Index]
@@ -1138,6 +1145,23 @@ class FunctionFacts:
             return self.has_dynamic_shape(expr.left) or self.has_dynamic_shape(expr.right)
         if type(expr) is cst.UnaryOperation:
             return self.has_dynamic_shape(expr.expression)
+        return False
+
+    def is_dynamic_tuple(self, expr: cst.BaseExpression, _depth: int = 0) -> bool:
+        """A tuple of tensors whose length is static and whose elements' sizes depend on tensor data: the
+        one-argument `torch.where(mask)` and `nonzero(as_tuple=True)` (one index tensor per dimension), or a name
+        bound to one. `len()` of it is the rank, not data-dependent; its elements are."""
+        if type(expr) is cst.Name and _depth < 4:
+            value = self.values.get(expr.value)
+            return value is not None and self.is_dynamic_tuple(value, _depth + 1)
+        if type(expr) is not cst.Call:
+            return False
+        func = expr.func
+        if (qualify(func, self.aliases) or "") == "torch.where" and len(expr.args) == 1:
+            return True
+        if type(func) is cst.Attribute and func.attr.value == "nonzero" and self.kind(func.value) is Kind.TENSOR:
+            return any(a.keyword is not None and a.keyword.value == "as_tuple" and type(a.value) is cst.Name
+                       and a.value.value == "True" for a in expr.args)
         return False
 
     def reads_dynamic_size(self, expr: cst.BaseExpression) -> bool:
