@@ -392,6 +392,8 @@ def _scale_check(ctx: click.Context, param: click.Parameter, value: str) -> int 
               help="Timed rounds done whatever --seconds says.")
 @click.option("--warmup", type=int, default=3, show_default=True, callback=_number_check(0, 1e9),
               help="Untimed rounds after the first.")
+@click.option("--setup-seconds", type=float, default=0.0, show_default=True, callback=_number_check(0, 1e6),
+              help="Start no further variant's setup (build, compile, first round) after this long; 0: no limit.")
 @click.option("--scale", default="1", show_default=True, callback=_scale_check,
               help="Passed to factories that take `scale`: a positive int, or 'deploy'.")
 @click.option("--backend", default="inductor", show_default=True, help="torch.compile backend.")
@@ -399,8 +401,8 @@ def _scale_check(ctx: click.Context, param: click.Parameter, value: str) -> int 
               help="Seconds allowed for the child process; what it measured by then is kept.")
 @click.option("--variants", default="", help="Comma-separated columns to run, in this order (default: all).")
 def bench_command(unfixed: str, fixed: str, device: str, output: str | None, chart: str | None, rounds: int,
-                  seconds: float, min_rounds: int, warmup: int, scale: int | str, backend: str, timeout: float,
-                  variants: str) -> None:
+                  seconds: float, min_rounds: int, warmup: int, setup_seconds: float, scale: int | str, backend: str,
+                  timeout: float, variants: str) -> None:
     """Time UNFIXED against its fixed twin, eager and compiled, on the same inputs, in a child process:
     variants interleaved round by round, each speedup with a 95 % interval over rounds."""
     import json as _json
@@ -408,7 +410,8 @@ def bench_command(unfixed: str, fixed: str, device: str, output: str | None, cha
     from compilelint.runtime_probe.bench import render_html, render_table, run_bench
 
     data = run_bench(unfixed, fixed, device=device, rounds=rounds, warmup=warmup, scale=scale, backend=backend,
-                     timeout=timeout, variants=_split((variants,)) or None, seconds=seconds, min_rounds=min_rounds)
+                     timeout=timeout, variants=_split((variants,)) or None, seconds=seconds, min_rounds=min_rounds,
+                     setup_seconds=setup_seconds)
     click.echo(render_table(data), nl=False)
     if output:
         _write_or_fail(output, _json.dumps(data, indent=2) + "\n", "--output")

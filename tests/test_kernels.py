@@ -517,9 +517,11 @@ def test_voxel_scatter_variable_point_count():
 # ---------------------------------------------------------------- fixture pairs' make_fused
 
 
-FUSED = {"vision_stem": 1e-5, "moe_router": 1e-5, "vl_cross_attn": 1e-3, "voxelize": 1e-5, "policy_head": 1e-5}
+FUSED = {"vision_stem": 1e-5, "moe_router": 1e-2, "vl_cross_attn": 1e-3, "voxelize": 1e-5, "policy_head": 1e-5}
 """Pairs with a `make_fused` factory -> tolerance of the comparison with `make_fixed` (bench._close:
-allclose with atol = rtol = tol); vl_cross_attn's attention runs in fp16 (the bench's CUDA tolerance)."""
+allclose with atol = rtol = tol); vl_cross_attn's attention runs in fp16 (the bench's CUDA tolerance);
+moe_router is bf16 (torch._grouped_mm's dtype), where the kernel's float32 gate weights, rounded, may
+differ from the fixed model's by one bf16 step."""
 
 
 def test_every_make_fused_is_checked():
