@@ -45,6 +45,9 @@ _TORCH_NON_TENSOR = {
     "equal": Kind.VALUE, "allclose": Kind.VALUE, "is_nonzero": Kind.VALUE,
     "no_grad": Kind.UNKNOWN, "autocast": Kind.UNKNOWN, "inference_mode": Kind.UNKNOWN,
 }
+# What the functions of the linted tree's other files return, by qualified name, from their annotations: set in
+# each worker before it analyses (compilelint/analysis/returns.py, engine._init_worker).
+TREE_RETURNS: dict[str, Kind] = {}
 _TORCH_PREFIX_NON_TENSOR = ("torch.jit.", "torch.cuda.", "torch.backends.", "torch.distributed.",
                             "torch.compiler.", "torch._dynamo.", "torch.nn.init.", "torch.autograd.",
                             "torch.utils.", "torch.fx.", "torch.export.", "torch.onnx.")
@@ -705,6 +708,8 @@ class FunctionFacts:
             if name in self.returns_tensor:
                 return Kind.TENSOR
         qualified = qualify(func, self.aliases) or ""
+        if TREE_RETURNS and qualified in TREE_RETURNS:
+            return TREE_RETURNS[qualified]  # a function of another file, annotated (analysis/returns.py)
         if qualified.startswith("torch.") and not qualified.startswith(_TORCH_PREFIX_NON_TENSOR):
             rest = qualified[len("torch."):]
             if rest.startswith("nn.functional."):
