@@ -150,3 +150,45 @@ def test_scale_is_an_int_or_deploy():
     for bad in ("0", "big", "-1"):
         with pytest.raises(ValueError):
             bench.parse_scale(bad)
+
+
+def test_each_compiled_variant_gets_its_own_forward_code():
+    """Dynamo caches per code object: two compiled columns of one class must not share an entry or a limit."""
+
+    class Head(torch.nn.Module):
+        def forward(self, x, k: int = 2):
+            return x * k
+
+    a, b = bench._own_forward(Head()), bench._own_forward(Head())
+    assert type(a).forward.__code__ is not type(b).forward.__code__ is not Head.forward.__code__
+    assert isinstance(a, Head) and type(a).__name__ == "Head"
+    x = torch.ones(3)
+    assert torch.equal(a(x), Head()(x)) and torch.equal(b(x, k=3), x * 3)
+
+
+def test_setup_order_puts_the_deployed_mode_first():
+    for mode, suffix in (("default", ""), ("reduce-overhead", "_ro")):
+        order = bench.by_priority(mode)
+        assert sorted(order) == sorted(bench.VARIANTS)
+        assert order[:4] == ["eager_unfixed", f"compiled_unfixed{suffix}", f"compiled_fixed{suffix}",
+                             f"compiled_fused{suffix}"]
+
+
+def test_every_pair_names_its_deployed_mode_and_takes_the_deploy_scale():
+    import importlib
+    import inspect
+
+    from fixtures.models import PAIRS
+
+    for name in PAIRS:
+        if name == "custom_nms":  # a custom-op fixture, not benched
+            continue
+        mod = importlib.import_module(f"fixtures.models.{name}")
+        assert mod.DEPLOY in bench.DEPLOYED, name
+        for factory in ("make_unfixed", "make_fixed", "make_fused"):
+            if hasattr(mod, factory):
+                assert "scale" in inspect.signature(getattr(mod, factory)).parameters, (name, factory)
+    from fixtures.models import policy_head
+
+    model, inputs = policy_head.make_fixed(scale="deploy")
+    assert [tuple(x.shape) for (x,) in inputs] == [(1, 48)] * 4  # the latency case: batch 1
