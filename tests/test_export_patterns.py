@@ -79,3 +79,31 @@ def test_the_length_of_the_tuple_itself_is_static(tmp_path):
     findings = lint([str(path)], Config(root=str(tmp_path), select=["EX"]), jobs=1).findings
     assert not [f for f in findings if f.code == "EX702"]
     assert export_failure_line(path) is None
+
+
+MASK_PRODUCT = '''import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, feat, index_map):
+        results = feat.mean(-1) > 0.1
+        if feat.shape[1] > 2:
+            inliers = feat.sum(-1) >= 0.5
+            results = results * inliers
+        return index_map[results]  # <-
+'''
+
+
+def test_a_product_of_masks_is_a_mask_and_indexing_with_it_breaks(tmp_path):
+    """bool * bool is bool in torch, so the product still selects (kornia SOLD2's line detection)."""
+    path = tmp_path / "mask_product.py"
+    path.write_text(MASK_PRODUCT)
+    findings = lint([str(path)], Config(root=str(tmp_path), select=["GB404"]), jobs=1).findings
+    assert [f.line for f in findings] == [10]
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    torch._dynamo.reset()
+    explained = torch._dynamo.explain(module.M())(torch.rand(5, 3), torch.arange(10).view(5, 2))
+    assert [b.user_stack[-1].lineno for b in explained.break_reasons] == [10]
+    assert "aten.nonzero" in str(explained.break_reasons[0].reason)

@@ -102,7 +102,26 @@ def module_constants(module: cst.Module, aliases: dict[str, str]) -> dict[str, s
             elif type(inner) is cst.Name:
                 note(inner.value, constant_type(values[i].value, aliases) if plain else None)
 
-    for stmt in module.body:
+    def statements(body) -> list:  # noqa: ANN001
+        """Module-level statements, those of module-level `if`/`try`/`with` blocks included (`if
+        is_torch_available():` around the constants); a name bound in two branches counts twice (left out)."""
+        out = []
+        for stmt in body:
+            out.append(stmt)
+            if type(stmt) in (cst.If, cst.Try, cst.With):
+                parts = [stmt.body, *(h.body for h in getattr(stmt, "handlers", ()))]
+                orelse = stmt.orelse if type(stmt) is not cst.With else None
+                while type(orelse) is cst.If:
+                    parts.append(orelse.body)
+                    orelse = orelse.orelse
+                if orelse is not None:
+                    parts.append(orelse.body)
+                for part in parts:
+                    if type(part) is cst.IndentedBlock:
+                        out.extend(statements(part.body))
+        return out
+
+    for stmt in statements(module.body):
         if type(stmt) in (cst.FunctionDef, cst.ClassDef):
             note(stmt.name.value, None)
             continue

@@ -1070,6 +1070,9 @@ class FunctionFacts:
             return self.is_bool_mask(expr.expression)
         if type(expr) is cst.BinaryOperation and type(expr.operator) in (cst.BitAnd, cst.BitOr, cst.BitXor):
             return self.is_bool_mask(expr.left) or self.is_bool_mask(expr.right)
+        if type(expr) is cst.BinaryOperation and type(expr.operator) is cst.Multiply:
+            # bool * bool stays bool (`results = results * inliers`, kornia SOLD2; verified on 2.13)
+            return self.is_bool_mask(expr.left) and self.is_bool_mask(expr.right)
         if type(expr) is cst.IfExp:
             # `m = (iou <= thr) if n else s > 0`: a mask either way (one branch a mask, the other one too
             # or a value comparison whose operand's kind is not known, e.g. a helper's result)

@@ -40,6 +40,16 @@ class M(torch.nn.Module):
 '''),
         Example('''
 import torch
+if torch.__version__ >= "2":
+    DOWNCAST = {torch.float64: torch.float32}
+def adjust(dtype: torch.dtype) -> torch.dtype:
+    return DOWNCAST.get(dtype, dtype)  # <-
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x.to(adjust(x.dtype))
+'''),
+        Example('''
+import torch
 MODES = ("sum", "mean")
 def reduce(x, mode: str):
     if mode == MODES[0]:  # <-
