@@ -95,7 +95,8 @@ def compiled_by_script(function: cst.FunctionDef, node: cst.CSTNode) -> bool:
     if not mentions_is_scripting(function):
         return True
     path = ancestors_of(function, node)
-    return path is None or not dead_when_scripting(path, function)
+    # the analyzer's stack holds statements and expressions, not the blocks between them, as dead_when_scripting expects
+    return path is None or not dead_when_scripting([n for n in path if type(n) is not cst.IndentedBlock], function)
 
 
 def scalar_type(expr: cst.BaseExpression, ctx: "RuleContext") -> str | None:
