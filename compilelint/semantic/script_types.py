@@ -511,3 +511,62 @@ def optional_at(name: cst.Name, ctx: "RuleContext") -> bool:
         if state is not None:
             return name.value in state
     return False
+
+
+def _params(function: cst.FunctionDef, method: bool) -> list[cst.Param]:
+    params = [*function.params.posonly_params, *function.params.params]
+    return params[1:] if method and params else params
+
+
+def module_function(name: str, ctx: "RuleContext") -> cst.FunctionDef | None:
+    """The module-level `def name` of this file, or None."""
+    return next((s for s in ctx.module.body if type(s) is cst.FunctionDef and s.name.value == name), None)
+
+
+def parameter_for(call: cst.Call, function: cst.FunctionDef, arg: cst.Arg, method: bool) -> cst.Param | None:
+    """The parameter of `function` that `arg` of `call` binds (by keyword, or by position)."""
+    if arg.keyword is not None:
+        return next((p for p in [*_params(function, method), *function.params.kwonly_params]
+                     if p.name.value == arg.keyword.value), None)
+    if arg.star:
+        return None
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    params = _params(function, method)
+    index = next(i for i, a in enumerate(positional) if a is arg)
+    return params[index] if index < len(params) else None
+
+
+def attribute_built_with_int(attr: str, ctx: "RuleContext") -> str | None:
+    """Why `self.<attr>` holds an int: `__init__` sets it from one of its parameters, annotated `int`, or one that a
+    constructor call of this class in the file passes an int literal (TorchScript types the attribute from the
+    instance's value, whatever the annotation). The parameter or the call's text, or None."""
+    init = _init_of(ctx.class_node)
+    if init is None:
+        return None
+    sources = {}
+    for node, _ in walk(init.body, (init,)):
+        if type(node) is cst.Assign and type(node.value) is cst.Name:
+            for target in node.targets:
+                t = target.target
+                if type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == "self":
+                    sources.setdefault(t.attr.value, []).append(node.value.value)
+    names = sources.get(attr, [])
+    if len(names) != 1:
+        return None
+    param = names[0]
+    declared = next((p for p in [*init.params.params, *init.params.kwonly_params] if p.name.value == param), None)
+    if declared is not None and declared.annotation is not None and \
+            type(declared.annotation.annotation) is cst.Name and declared.annotation.annotation.value == "int":
+        return f"{param}: int"  # __init__ itself takes an int
+    cache = ctx.__dict__.setdefault("_constructor_calls", {})
+    class_name = ctx.class_node.name.value
+    calls = cache.get(class_name)
+    if calls is None:
+        calls = cache[class_name] = [n for n in iter_nodes(ctx.module) if type(n) is cst.Call
+                                     and type(n.func) is cst.Name and n.func.value == class_name]
+    for call in calls:
+        for arg in call.args:
+            bound = parameter_for(call, init, arg, method=True)
+            if bound is not None and bound.name.value == param and literal_scalar_type(arg.value) == "int":
+                return ctx.module.code_for_node(call)
+    return None
