@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from compilelint.analysis.globals import ModuleGlobals, module_globals
+from compilelint.semantic.breaks import skipped_whole
 from compilelint.semantic.calls import call_name
 from compilelint.semantic.module_facts import ModuleFacts
 from compilelint.semantic.paths import behind_default_off_flag, dead_under_trace, off_flag_branch, on_training_path
@@ -203,6 +204,8 @@ class RuleContext:
         if rule.targets == ("trace",) and (dead_under_trace(self, node) or behind_default_off_flag(
                 self.ancestors, node, self.function, getattr(self.class_facts, "default_off", set()))):
             return  # the tracer never runs that branch (the trace rules' one dead-branch check)
+        if rule.family == "recompile" and rule.applies_to != "anywhere" and skipped_whole(self):
+            return  # a break in one of the function's loops: Dynamo runs it eagerly, with no guards to fail
         severity = severity or rule.severity
         if "torchscript" not in rule.targets and on_training_path(self.ancestors, node):
             # users compile and export for inference first, in eval(): a claim only a training step can meet is

@@ -108,3 +108,29 @@ def test_lookalikes_are_clean(tmp_path):
 def test_compile_target_defined_in_the_same_file_is_in_scope(tmp_path):
     # `compiled_head = torch.compile(head)` puts `head` in scope (analysis/scope.py), so RC509 sees its read.
     assert _findings(tmp_path, HAZARDS) == [("RC509", 13)]
+
+
+SKIPPED_WHOLE = '''
+import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, x, n: int):
+        for i in range(n):
+            x = x * 2
+            print("step", i)
+        return x
+
+
+class Kept(torch.nn.Module):
+    def forward(self, x, n: int):
+        for i in range(n):
+            x = x * 2
+        return x
+'''
+
+
+def test_no_recompile_claim_in_a_function_dynamo_skips_whole(tmp_path):
+    # A break inside a loop makes Dynamo skip the frame (GB7000): it runs eagerly and never recompiles (2.13:
+    # `range(n)` with a print in the body, n = 1..5, no recompile); the same loop without the print recompiles.
+    assert [f for f in _findings(tmp_path, SKIPPED_WHOLE) if f[0].startswith("RC")] == [("RC505", 15)]

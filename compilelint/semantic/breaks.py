@@ -17,6 +17,7 @@ import libcst as cst
 
 from compilelint.analysis.tensors import Kind
 from compilelint.semantic.frames import is_parameter
+from compilelint.semantic.paths import dead_under_dynamo
 
 if TYPE_CHECKING:
     from compilelint.analyzer import RuleContext
@@ -147,3 +148,76 @@ def breaks_in_arguments(call: cst.Call, ctx: "RuleContext") -> list[cst.CSTNode]
             continue
         stack.extend(reversed(node.children))
     return found
+
+
+class _LoopBreaks(cst.CSTVisitor):
+    """Whether a graph break sits inside a for/while body of one function (not its nested functions, lambdas,
+    a while's condition, or comprehensions, which Dynamo inlines)."""
+
+    def __init__(self, ctx: "RuleContext") -> None:
+        self.ctx = ctx
+        self.depth = 0
+        self.found = False
+        self.stack: list[cst.CSTNode] = [ctx.function] if ctx.function is not None else []
+
+    def visit_FunctionDef(self, _node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, _node: cst.Lambda) -> bool:
+        return False
+
+    def visit_ClassDef(self, _node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_For(self, node: cst.For) -> bool:
+        node.iter.visit(self)
+        self.depth += 1
+        node.body.visit(self)
+        self.depth -= 1
+        if node.orelse is not None:
+            node.orelse.visit(self)
+        return False
+
+    def visit_While(self, node: cst.While) -> bool:
+        node.test.visit(self)
+        self.depth += 1
+        node.body.visit(self)
+        self.depth -= 1
+        if node.orelse is not None:
+            node.orelse.visit(self)
+        return False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if self.found:
+            return False
+        if self.depth and type(node) in (cst.Call, cst.Subscript, cst.If, cst.IfExp) \
+                and first_break(node, self.ctx) is not None:
+            walked, self.ctx.ancestors = self.ctx.ancestors, list(self.stack)  # the node's own, for the question
+            try:
+                self.found = not dead_under_dynamo(self.ctx, node)
+            finally:
+                self.ctx.ancestors = walked
+            if self.found:
+                return False
+        self.stack.append(node)
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if self.stack and self.stack[-1] is original_node:
+            self.stack.pop()
+        super().on_leave(original_node)
+
+
+def skipped_whole(ctx: "RuleContext") -> bool:
+    """Dynamo skips the function being walked whole: a graph break sits inside one of its loops (GB7000; it
+    cannot resume in a loop), so it runs eagerly, has no guards and never recompiles (its callees are frames of
+    their own). Worked out once per function, from the facts known when first asked."""
+    fn = ctx.function
+    if fn is None:
+        return False
+    cache = ctx.__dict__.setdefault("_skipped_whole", {})
+    if id(fn) not in cache:
+        visitor = _LoopBreaks(ctx)
+        fn.body.visit(visitor)
+        cache[id(fn)] = (fn, visitor.found)
+    return cache[id(fn)][1]
