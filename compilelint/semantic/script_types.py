@@ -387,7 +387,7 @@ def any_valued_dict_param(value: cst.BaseExpression, ctx: "RuleContext") -> bool
                 return False
             outer = qualify(annotation.value, ctx.facts.aliases) or ""
             inner = annotation.slice[1].slice
-            return (outer in ("typing.Dict", "dict", "builtins.dict", "typing.Mapping", "collections.abc.Mapping")
+            return (outer.rsplit(".", 1)[-1] in ("Dict", "dict", "Mapping")
                     and type(inner) is cst.Index and qualify(inner.value, ctx.facts.aliases) == "typing.Any")
     return False
 
