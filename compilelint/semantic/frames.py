@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from compilelint.analysis.names import qualify
+from compilelint.analysis.nodes import child_nodes
 from compilelint.analysis.tensors import Kind
 from compilelint.torchapi.modes import COMPILE_ENTRIES
 
@@ -339,37 +340,28 @@ def closure_names(fn: cst.Lambda, ctx: "RuleContext") -> list[str]:
             and not isinstance(facts.values.get(n), _CONSTANT_VALUES)]
 
 
-class _Builds(cst.CSTVisitor):
-    """Calls of the file's own classes: class name -> [(what it is bound to, its arguments' code, in a loop)]."""
+_LOOPS = (cst.For, cst.While, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp)
+_EMPTY = cst.Module(body=[])
 
-    def __init__(self, classes: set[str]) -> None:
-        self.classes = classes
-        self.builds: dict[str, list[tuple[str, str, bool]]] = {}
-        self.loops = 0
-        self.target = ""
 
-    def _enter(self, _node: cst.CSTNode) -> bool:
-        self.loops += 1
-        return True
-
-    def _leave(self, _node: cst.CSTNode) -> None:
-        self.loops -= 1
-
-    visit_For = visit_While = visit_ListComp = visit_GeneratorExp = visit_DictComp = visit_SetComp = _enter
-    leave_For = leave_While = leave_ListComp = leave_GeneratorExp = leave_DictComp = leave_SetComp = _leave
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        t = node.targets[0].target
-        self.target = t.attr.value if type(t) is cst.Attribute else t.value if type(t) is cst.Name else ""
-
-    def leave_Assign(self, _node: cst.Assign) -> None:
-        self.target = ""
-
-    def visit_Call(self, node: cst.Call) -> None:
-        if type(node.func) is cst.Name and node.func.value in self.classes:
-            args = cst.Module(body=[]).code_for_node(cst.Tuple([cst.Element(a.value) for a in node.args])) \
-                if node.args else ""
-            self.builds.setdefault(node.func.value, []).append((self.target, args, self.loops > 0))
+def _builds_in(module: cst.Module, classes: set[str]) -> dict[str, list[tuple[str, str, bool]]]:
+    """Calls of `classes` in the module: class name -> [(what it is bound to, its arguments' code, in a loop)].
+    One pass with `child_nodes`: a LibCST visitor over the whole module costs about as much as parsing it."""
+    builds: dict[str, list[tuple[str, str, bool]]] = {}
+    stack: list[tuple[cst.CSTNode, str, int]] = [(module, "", 0)]
+    while stack:
+        node, target, loops = stack.pop()
+        node_type = type(node)
+        if node_type is cst.Assign:
+            t = node.targets[0].target
+            target = t.attr.value if type(t) is cst.Attribute else t.value if type(t) is cst.Name else ""
+        elif node_type in _LOOPS:
+            loops += 1
+        elif node_type is cst.Call and type(node.func) is cst.Name and node.func.value in classes:
+            args = _EMPTY.code_for_node(cst.Tuple([cst.Element(a.value) for a in node.args])) if node.args else ""
+            builds.setdefault(node.func.value, []).append((target, args, loops > 0))
+        stack.extend((child, target, loops) for child in reversed(child_nodes(node)))
+    return builds
 
 
 def class_builds(ctx: "RuleContext") -> dict[str, list[tuple[str, str, bool]]]:
@@ -378,9 +370,7 @@ def class_builds(ctx: "RuleContext") -> dict[str, list[tuple[str, str, bool]]]:
     cache = ctx.__dict__.get("_class_builds")
     if cache is None or cache[0] is not ctx.module:
         classes = {s.name.value for s in ctx.module.body if type(s) is cst.ClassDef}
-        visitor = _Builds(classes)
-        ctx.module.visit(visitor)
-        cache = ctx.__dict__["_class_builds"] = (ctx.module, visitor.builds)
+        cache = ctx.__dict__["_class_builds"] = (ctx.module, _builds_in(ctx.module, classes) if classes else {})
     return cache[1]
 
 
