@@ -112,14 +112,16 @@ class M(nn.Module):
     def _check(self, node: cst.CSTNode, ctx, report_at: cst.CSTNode | None = None) -> None:  # noqa: ANN001
         if ctx.loop_depth > 0:  # a break in a loop makes Dynamo skip the whole frame: nothing recompiles
             return
-        names = shared_frame_builds(ctx)
-        if not names:
+        if ctx.class_node is None or ctx.function is None or ctx.function.name.value != "forward":
             return
         done = ctx.__dict__.setdefault("_shared_forward_reported", set())
         if id(ctx.function) in done:
             return
-        found = first_break(node, ctx)
-        if found is None or dead_under_dynamo(ctx, node):
+        found = first_break(node, ctx)  # before the builds: most nodes break nothing, and most files never
+        if found is None or dead_under_dynamo(ctx, node):  # need where their classes are built
+            return
+        names = shared_frame_builds(ctx)
+        if not names:
             return
         done.add(id(ctx.function))
         shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
