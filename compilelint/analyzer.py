@@ -445,7 +445,9 @@ class FileAnalyzer:
     def _class(self, node: cst.ClassDef) -> None:
         name = node.name.value
         key = f"{self.module_name}:{name}"
-        bases = [q for q in (qualify(a.value, self.aliases) for a in node.bases if a.keyword is None) if q]
+        # (a generic base, `ModelBase[Config]`, is the class subscripted)
+        bases = [q for q in (qualify(a.value.value if type(a.value) is cst.Subscript else a.value, self.aliases)
+                             for a in node.bases if a.keyword is None) if q]
         # A bare base name that no import bound is a class of this file: qualify it with the module, so that
         # the index resolves `class Head(BaseHead)` to this file's BaseHead.
         bases = [f"{self.module_name}.{b}" if "." not in b and b not in self.aliases and b not in _BUILTIN_BASES
@@ -676,6 +678,10 @@ class FileAnalyzer:
                     kind = facts.kind(small.value)
                 facts.bind(small.target, kind)
             self._note_values(small.target, small.value, small.annotation.annotation)
+        elif type(small) is cst.Return and small.value is not None and self._current_calls is not None:
+            self._walk_children(small)
+            returned = self._current_info.returns  # what a factory hands back (`return cls(dim)`), for scope
+            returned.extend(v for v in self._values(small.value) if v not in returned)
         elif type(small) in (cst.Import, cst.ImportFrom):
             for facts in views:
                 facts.aliases.update(import_aliases(small, self.module_name, self.is_package))

@@ -139,6 +139,32 @@ CASES = {
             def forward(self, x):
                 return super().forward(x) + 1
     ''',
+    "factory_attribute": '''
+        def make_decoder(kind):
+            if kind == "plain":
+                return Decoder(1)
+            return Decoder(2)
+
+        class Model(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.decoder = make_decoder("plain")
+
+            def forward(self, x):
+                return self.decoder.decode(x)
+    ''',
+    "generic_base": '''
+        from typing import Generic, TypeVar
+
+        T = TypeVar("T")
+
+        class Mixin(Generic[T]):
+            def forward(self, x):
+                return relu_scale(x)
+
+        class Model(Mixin[int], torch.nn.Module):
+            pass
+    ''',
     "override_called_by_base": '''
         class Base(torch.nn.Module):
             def forward(self, x):

@@ -32,6 +32,8 @@ class FunctionInfo:
     # Decorators applied as written (`@deco`, not `@deco(...)`): the wrapper they return runs in the function's
     # place, so a compiled call of the function runs their code (a factory's own body runs at import instead).
     wrapped_by: list[str] = field(default_factory=list)
+    # What it returns, as values (compilelint/analysis/reach.py): a factory's instances (`return Decoder(cfg)`)
+    returns: list[tuple[str, str]] = field(default_factory=list)
     line: int = 0  # of its `def` (Python's ast; 0 where unknown): where a finding says it was reached from
 
 

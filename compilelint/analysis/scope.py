@@ -217,16 +217,24 @@ class Reach:
             return self._on_value((how, qualified), method)
         return []
 
-    def _on_value(self, value: tuple[str, str], method: str) -> list[tuple[str, str | None]]:
+    def _on_value(self, value: tuple[str, str], method: str,
+                  _seen: frozenset[str] = frozenset()) -> list[tuple[str, str | None]]:
         """What calling `method` of a value runs ("": calling the value itself)."""
         how, qualified = value
         if how in ("item", "new-item"):
             members = self.index.registries.get(self.index.resolve(qualified), [])
             each = "ref" if how == "item" else "new"
-            return [c for m in members for c in self._on_value((each, m), method)]
+            return [c for m in members for c in self._on_value((each, m), method, _seen)]
         target = self.index.resolve(qualified)
         if target in self.index.functions:
-            return [(target, None)] if how == "ref" and not method else []
+            if how == "ref":
+                return [(target, _owner(target))] if not method else []
+            if target in _seen or len(_seen) > 4:
+                return []
+            # the result of a factory: what its returns hold (`return CategoricalDistribution(n)`)
+            module = target.partition(":")[0]
+            return [c for how_, q in self.index.functions[target].returns
+                    for c in self._on_value((how_, q if "." in q else f"{module}.{q}"), method, _seen | {target})]
         if target not in self.index.classes:
             return []
         if how == "ref" and not method:
