@@ -512,6 +512,12 @@ class FileAnalyzer:
             ctx.split = True
         self._current_calls = info.calls
         self._current_locals = {}
+        for param in [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]:
+            if param.annotation is not None:  # `decoder: Decoder`: what `decoder.decode(x)` runs
+                values = annotation_values(param.annotation.annotation, self.aliases, self._local_defs,
+                                           self.module_name)
+                if values:
+                    self._current_locals[param.name.value] = values
         self._current_info = info
         for rule in self.rules:
             ctx.rule = rule

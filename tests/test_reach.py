@@ -139,6 +139,15 @@ CASES = {
             def forward(self, x):
                 return super().forward(x) + 1
     ''',
+    "annotated_parameter": '''
+        class Model(torch.nn.Module):
+            def __init__(self, decoder: Decoder = Decoder(5)):
+                super().__init__()
+                self.decoder = decoder
+
+            def forward(self, x):
+                return self.decoder.decode(x)
+    ''',
     "factory_attribute": '''
         def make_decoder(kind):
             if kind == "plain":
