@@ -400,6 +400,13 @@ class FileAnalyzer:
                 known = info.attrs.setdefault(target.attr.value, [])
                 known.extend(v for v in values if v not in known)
 
+    def _note_element(self, name: str, iterable: cst.BaseExpression) -> None:
+        """`for block in self.blocks:` binds `block` to an element of what `self.blocks` holds (reach.py)."""
+        if type(iterable) is cst.Attribute and type(iterable.value) is cst.Name and iterable.value.value == "self":
+            self._current_locals[name] = [("attr", iterable.attr.value)]
+        else:
+            self._current_locals.pop(name, None)
+
     def _tensor_returning(self, body) -> set[str]:  # noqa: ANN001
         names = set()
         for stmt in body:
@@ -602,6 +609,8 @@ class FileAnalyzer:
                 self._walk_expr(stmt.iter)
                 for facts in ctx.views:
                     facts.bind_iteration(stmt.target, stmt.iter)
+                if type(stmt.target) is cst.Name and self._current_calls is not None:
+                    self._note_element(stmt.target.value, stmt.iter)
                 self._walk_expr(stmt.target)
                 ctx.loop_depth += 1
                 self._walk_block(stmt.body)
@@ -826,7 +835,8 @@ class FileAnalyzer:
             elif type(owner) is cst.Call and type(owner.func) is cst.Name and owner.func.value == "super":
                 calls.append(("super", method))
             elif type(owner) is cst.Name and owner.value in self._current_locals:
-                calls.extend(value_call(v, method) for v in self._current_locals[owner.value])
+                for value in self._current_locals[owner.value]:  # an element of self.<attr>: its class's method
+                    calls.append(("attr", f"{value[1]}.{method}") if value[0] == "attr" else value_call(value, method))
             elif type(owner) is cst.Call:  # Decoder(cfg).decode(x)
                 calls.extend(value_call(v, method) for v in self._values(owner))
             elif qualified is not None:

@@ -148,6 +148,24 @@ CASES = {
             def forward(self, x):
                 return self.decoder.decode(x)
     ''',
+    "module_list_elements": '''
+        class Block(torch.nn.Module):
+            def forward(self, x):
+                return x
+
+            def refine(self, x):
+                return relu_scale(x)
+
+        class Model(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.blocks = torch.nn.ModuleList([Block() for _ in range(2)])
+
+            def forward(self, x):
+                for block in self.blocks:
+                    x = block.refine(x)
+                return x
+    ''',
     "factory_attribute": '''
         def make_decoder(kind):
             if kind == "plain":

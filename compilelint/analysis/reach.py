@@ -21,6 +21,9 @@ import libcst as cst
 from compilelint.analysis.names import dotted, qualify
 
 Value = tuple[str, str]
+# Module containers whose elements are what a loop over them gives (`for block in self.blocks`)
+_CONTAINERS = frozenset({"torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.modules.container.ModuleList",
+                         "torch.nn.modules.container.Sequential"})
 
 
 def value_call(value: Value, method: str) -> tuple[str, str]:
@@ -67,7 +70,11 @@ def values_of(expr: cst.BaseExpression, aliases: dict[str, str], local: set[str]
             return [("new-item", q) for how, q in known[func.value] if how == "item"] + \
                 [("new", q) for how, q in known[func.value] if how == "ref"]
         target = _qualified(func, aliases, local, module)
+        if target in _CONTAINERS:  # nn.ModuleList([Block(d) for _ in range(n)]): what its elements are
+            return [v for arg in expr.args for v in _elements(arg.value, aliases, local, module, known)]
         return [("new", target)] if target is not None and not target.startswith("torch.") else []
+    if kind in (cst.List, cst.Tuple, cst.ListComp):
+        return _elements(expr, aliases, local, module, known)
     if kind is cst.Subscript:
         owner = _qualified(expr.value, aliases, local, module)
         return [("item", owner)] if owner is not None else []
@@ -76,6 +83,19 @@ def values_of(expr: cst.BaseExpression, aliases: dict[str, str], local: set[str]
             return list(known[expr.value])
         target = _qualified(expr, aliases, local, module)
         return [("ref", target)] if target is not None and not target.startswith("torch.") else []
+    return []
+
+
+def _elements(expr: cst.BaseExpression, aliases: dict[str, str], local: set[str], module: str,
+              known: dict[str, list[Value]] | None) -> list[Value]:
+    """What the elements of a list, tuple or comprehension are (`[Block(d) for d in dims]`)."""
+    if type(expr) is cst.ListComp:
+        return values_of(expr.elt, aliases, local, module, known)
+    if type(expr) in (cst.List, cst.Tuple):
+        out: list[Value] = []
+        for element in expr.elements:
+            out += [v for v in values_of(element.value, aliases, local, module, known) if v not in out]
+        return out
     return []
 
 
