@@ -304,6 +304,11 @@ def test_findings_name_the_entry_point_and_calls_that_reach_them(tmp_path):
     run = subprocess.run([sys.executable, "-m", "compilelint", "check", "--isolated", "--no-cache", "--select",
                           "GB401", "--explain-scope", str(pkg)], capture_output=True, text=True, timeout=120)
     assert "reached from Detector.forward" in run.stdout and "-> decode (" in run.stdout, run.stdout
+    # linted by a relative path, the chain's places read as the findings' own paths do
+    relative = subprocess.run([sys.executable, "-m", "compilelint", "check", "--isolated", "--no-cache", "--select",
+                               "GB401", "--explain-scope", pkg.name], capture_output=True, text=True, timeout=120,
+                              cwd=pkg.parent)
+    assert f"reached from Detector.forward ({pkg.name}/model.py:11)" in relative.stdout, relative.stdout
     sarif = subprocess.run([sys.executable, "-m", "compilelint", "check", "--isolated", "--no-cache", "--select",
                             "GB401", "--output-format", "sarif", str(pkg)], capture_output=True, text=True, timeout=120)
     (res,) = [r for r in json.loads(sarif.stdout)["runs"][0]["results"]

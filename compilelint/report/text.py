@@ -7,6 +7,8 @@ compile targets were checked and end with the summary; `quiet` leaves out both.
 
 from __future__ import annotations
 
+import os
+
 from collections import Counter
 
 from compilelint.findings import UNVERIFIED, Finding
@@ -64,6 +66,14 @@ def summary_line(findings: list[Finding], files: int) -> str:
             f"file{'s' if files != 1 else ''}.{tail}")
 
 
+def _relative(path: str) -> str:
+    """A path under the working directory as the findings' own paths read (relative); others as they are."""
+    if not os.path.isabs(path):
+        return path
+    rel = os.path.relpath(path)
+    return path if rel.startswith(os.pardir) else rel
+
+
 def render_text(findings: list[Finding], *, files: int = 0, show_source: bool = False, statistics: bool = False,
                 quiet: bool = False, concise: bool = False, targets_note: str = "", explain_scope: bool = False,
                 **_: object) -> str:
@@ -81,7 +91,7 @@ def render_text(findings: list[Finding], *, files: int = 0, show_source: bool = 
                 out.append(f"    evidence: {ev}")
             if explain_scope and f.reached_from:
                 out.append("    reached from " + " -> ".join(
-                    f"{r.message.removeprefix('entry point: ').removeprefix('calls ')} ({r.path or f.path}:{r.line})"
+                    f"{r.message.removeprefix('entry point: ').removeprefix('calls ')} ({_relative(r.path) if r.path else f.path}:{r.line})"
                     for r in f.reached_from) + f" -> {f.context or '?'}")
     if not quiet:
         out.append(summary_line(findings, files))
