@@ -32,6 +32,7 @@ from compilelint.findings import Finding, Fix, Related
 from compilelint.fix import replacement_in_place, span_text
 from compilelint.rules.base import Rule
 from compilelint.semantic.params import ParamKinds
+from compilelint.semantic.script_types import default_attribute_states, folded_by_script
 from compilelint.semantic.custom_ops import FileCustomOps, file_custom_ops
 from compilelint.parse_guard import parse_python, reindent_tabs, restore_columns, too_complex
 from compilelint.rules.registry import SYNTAX_ERROR, TOO_COMPLEX
@@ -206,6 +207,9 @@ class RuleContext:
             return  # the tracer never runs that branch (the trace rules' one dead-branch check)
         if rule.family == "recompile" and rule.applies_to != "anywhere" and skipped_whole(self):
             return  # a break in one of the function's loops: Dynamo runs it eagerly, with no guards to fail
+        if "torchscript" in rule.targets and self.class_node is not None and self.ancestors and folded_by_script(
+                list(self.ancestors), node, default_attribute_states(self)):
+            return  # TorchScript drops that branch when compiling: `if self.b is not None:` where `__init__` sets None
         severity = severity or rule.severity
         if "torchscript" not in rule.targets and on_training_path(self.ancestors, node):
             # users compile and export for inference first, in eval(): a claim only a training step can meet is

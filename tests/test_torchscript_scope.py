@@ -232,3 +232,43 @@ class Plain:
     found = sorted((f.code, lines[f.line - 1].strip()) for f in result.findings)
     assert found == sorted((line.rsplit("# ", 1)[1], line.strip()) for line in lines if "# TS" in line)
 
+
+
+FOLDED = '''
+import torch
+
+
+class Head(torch.nn.Module):
+    def __init__(self, proj=None):
+        super().__init__()
+        self.proj = proj
+
+    def forward(self, x):
+        if self.proj is not None:
+            x = torch.from_numpy(x.numpy())  # TS126 where it compiles
+        return x * 2
+'''
+
+
+def test_a_branch_torchscript_drops_when_compiling_is_not_reported(tmp_path):
+    """`self.proj` is None with `__init__`'s defaults, so TorchScript types it NoneType and drops the `is not None`
+    branch when compiling: the module scripts (checked here) and nothing in that branch is claimed. Built with a
+    module instead, the branch compiles and TorchScript rejects it, as TS126 says of a default that is not None."""
+    import importlib.util
+
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    findings = _lint(tmp_path, FOLDED)
+    assert findings == []
+    path = tmp_path / "folded.py"
+    path.write_text(FOLDED)
+    spec = importlib.util.spec_from_file_location("folded", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    scripted = torch.jit.script(module.Head())
+    assert torch.equal(scripted(torch.ones(2)), torch.full((2,), 2.0))
+    with pytest.raises(Exception):
+        torch.jit.script(module.Head(torch.nn.Identity()))
+    built_with_module = FOLDED.replace("proj=None", "proj=torch.nn.Identity()")
+    assert "TS126" in {code for code, _ in _lint(tmp_path, built_with_module, "built.py")}
