@@ -169,8 +169,9 @@ class _LoopBreaks(cst.CSTVisitor):
     def visit_ClassDef(self, _node: cst.ClassDef) -> bool:
         return False
 
-    def visit_For(self, node: cst.For) -> bool:
-        node.iter.visit(self)
+    def _loop(self, head: cst.CSTNode, node: cst.For | cst.While) -> bool:
+        """The loop's head runs once, its body inside the loop, its `else` once after it."""
+        head.visit(self)
         self.depth += 1
         node.body.visit(self)
         self.depth -= 1
@@ -178,14 +179,11 @@ class _LoopBreaks(cst.CSTVisitor):
             node.orelse.visit(self)
         return False
 
+    def visit_For(self, node: cst.For) -> bool:
+        return self._loop(node.iter, node)
+
     def visit_While(self, node: cst.While) -> bool:
-        node.test.visit(self)
-        self.depth += 1
-        node.body.visit(self)
-        self.depth -= 1
-        if node.orelse is not None:
-            node.orelse.visit(self)
-        return False
+        return self._loop(node.test, node)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if self.found:
