@@ -423,3 +423,42 @@ def test_probe_confirms_specialised_sizes_and_number_arguments():
          "torch.as_tensor([w, h, w, h]": ("RC516",), "torch._check(boxes.shape[0]": ("GB450",),
          'f"{x.shape[-2]:d}x': ("GB451",), "return int(np.ceil(w / 16)) * 16": ("RC513",),
          'out = self.heads[f"head_{task}"](x)': ("GB447",)})
+
+
+def test_stubbed_method_keeps_future_annotations(tmp_path):
+    """Under `from __future__ import annotations` a method's annotations are strings, and TorchScript types a
+    call to a `@torch.jit.unused` method from them with no resolution callback (2.13): the stub must carry
+    them evaluated, or every caller of the stubbed method fails with "Unknown type annotation: 'torch.Tensor'",
+    an error of the stub and not of the user's code. Inner.forward's import is the only error."""
+    import importlib.util
+
+    from compilelint.runtime_probe import isolate, observe
+
+    path = tmp_path / "future_annotations.py"
+    path.write_text(
+        "from __future__ import annotations\n"
+        "import torch\n"
+        "from torch import nn\n"
+        "class Inner(nn.Module):\n"
+        "    def forward(self, x: torch.Tensor) -> torch.Tensor:\n"
+        "        import os\n"
+        "        return x\n"
+        "class Outer(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.inner = Inner()\n"
+        "    def forward(self, x: torch.Tensor) -> torch.Tensor:\n"
+        "        return self.inner(x)\n")
+    spec = importlib.util.spec_from_file_location("future_annotations", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # inspect finds a class's source through its module
+    try:
+        spec.loader.exec_module(module)
+        model = module.Outer()
+        first = observe.run_script(model)
+        assert (first.ok, first.lineno) == (False, 6)
+        out = isolate.isolate_script_bodies(model, (first.filename, first.lineno), {},
+                                            lambda f: os.path.realpath(f) == os.path.realpath(path))
+    finally:
+        del sys.modules[spec.name]
+    assert out["errors"] == [] and out["clean_after"], out

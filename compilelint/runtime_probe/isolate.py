@@ -420,6 +420,24 @@ def _copy_function(fn: Callable) -> Callable:
     return g
 
 
+def _stub(fn: Callable) -> Callable:
+    """`fn` as a `@torch.jit.unused` stub. TorchScript types a call to an unused method from the function's
+    `__annotations__` with no resolution callback (torch/jit/annotations.py try_real_annotations, 2.13), so
+    the strings `from __future__ import annotations` leaves there ('torch.Tensor') fail at every caller with
+    "Unknown type annotation", an error the user's code never has: evaluate them in the function's globals
+    first (one that does not evaluate, a name imported under TYPE_CHECKING, stays a string)."""
+    import torch
+
+    g = _copy_function(fn)
+    for name, ann in g.__annotations__.items():
+        if isinstance(ann, str):
+            try:
+                g.__annotations__[name] = eval(ann, fn.__globals__)  # noqa: S307 - the user's own annotation
+            except Exception:  # noqa: BLE001, S110 - left as written: TorchScript then says what it says
+                pass
+    return torch.jit.unused(g)
+
+
 def _code_span(fn: Callable) -> tuple[str, int, int]:
     code = fn.__code__
     lines = [n for _, _, n in code.co_lines() if n is not None] or [code.co_firstlineno]
@@ -480,7 +498,7 @@ def isolate_script_bodies(model: Any, first: tuple[str | None, int | None], cove
         for c, names in stubbed.items():
             body: dict = {"__module__": c.__module__}
             for n in names:
-                body[n] = torch.jit.unused(_copy_function(vars(c)[n]))
+                body[n] = _stub(vars(c)[n])
             if "forward" in names:
                 for n, value in vars(c).items():
                     if n in names or n.startswith("__") or not inspect.isfunction(value) or \
