@@ -7,7 +7,16 @@ Each pair runs in its own child process (compilelint.runtime_probe.bench.run_ben
 so timings never share the device; inside it, the pair's variants are timed in interleaved rounds (see
 that module). Results are written after every pair, so a run cut short keeps what it measured, and a
 pair cut short by its --timeout keeps the columns it set up and the rounds it timed. One inductor cache
-for the whole run (TORCHINDUCTOR_CACHE_DIR). --kernels runs benchmarks/kernels.py (full shapes) after
+for the whole run (TORCHINDUCTOR_CACHE_DIR, TRITON_CACHE_DIR).
+
+Compiles take most of a run on a GPU (a `dynamic=True` graph with data-dependent sizes or CUDA graphs over
+symbolic shapes: about a minute each), and they need the CPU, not the device. So on CUDA a prime pass
+first sets up every pair, --prime at a time, with no timed rounds: their compiles fill the run's caches
+(Inductor's FX graph cache, AOTAutograd's, Triton's), and the timed pass, one pair at a time as before,
+compiles from them. The prime pass's first rounds are kept per column as `cold_first_round_s` (compiled
+beside the other pairs, so an upper bound of a cold compile); the timed pass's as `first_round_s`.
+
+--kernels runs benchmarks/kernels.py (full shapes) after
 the pairs, in the same run, its output in kernels.txt / kernels.json beside the pairs' files.
 """
 
@@ -20,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,25 +69,48 @@ def main() -> int:
     ap.add_argument("--kernels", action="store_true", help="then run benchmarks/kernels.py (full shapes)")
     ap.add_argument("--kernel-rounds", type=int, default=3)
     ap.add_argument("--kernel-only", default="", help="kernels.py --only: these kernel groups (default: all)")
+    ap.add_argument("--prime", type=int, default=None,
+                    help="set up every pair this many at a time before timing, to fill the compile caches "
+                         "(default: 3 on CUDA, 0 = no prime pass on a CPU)")
     ap.add_argument("--merge", nargs="+", default=[], metavar="JSON",
                     help="run nothing: merge these bench.json files (later ones win per pair) into --out")
     ns = ap.parse_args()
     if ns.merge:
         return merge(ns.merge, Path(ns.out))
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", tempfile.mkdtemp(prefix="inductor-cache-"))
+    os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="triton-cache-"))
     pairs = [p for p in ns.pairs.split(",") if p] or [p for p in ORDER if p in PAIRS]
+    variants = [v for v in ns.variants.split(",") if v] or None
     out = Path(ns.out)
     runs, start = [], time.time()
+
+    def bench(name: str, **timing: float) -> dict:
+        path = ROOT / "fixtures" / "models" / f"{name}.py"
+        return run_bench(f"{path}:make_unfixed", f"{path}:make_fixed", device=ns.device, warmup=ns.warmup,
+                         scale=ns.scale, timeout=ns.timeout, setup_seconds=ns.setup_seconds, variants=variants,
+                         backend=ns.backend, **timing)
+
+    prime = ns.prime if ns.prime is not None else (3 if ns.device.startswith("cuda") else 0)
+    cold: dict[str, dict] = {}
+    if prime > 0:
+        t = time.time()
+        with ThreadPoolExecutor(prime) as pool:
+            primed = dict(zip(pairs, pool.map(lambda n: bench(n, rounds=0, seconds=0.0, min_rounds=0), pairs)))
+        for name, data in primed.items():
+            cold[name] = {v: s["first_round_s"] for v, s in data.get("setup", {}).items()}
+            if data.get("error"):
+                cold[name]["error"] = data["error"]
+        print(f"prime pass: {len(pairs)} pairs set up, {prime} at a time, in {time.time() - t:.0f}s", flush=True)
     for name in pairs:
         if ns.budget and time.time() - start > ns.budget:
             print(f"budget spent: not run: {name}", flush=True)
             continue
-        path = ROOT / "fixtures" / "models" / f"{name}.py"
         t = time.time()
-        data = run_bench(f"{path}:make_unfixed", f"{path}:make_fixed", device=ns.device, rounds=ns.rounds,
-                         warmup=ns.warmup, scale=ns.scale, timeout=ns.timeout, seconds=ns.seconds,
-                         min_rounds=ns.min_rounds, setup_seconds=ns.setup_seconds, variants=[v for v in ns.variants.split(",") if v] or None,
-                         backend=ns.backend)
+        data = bench(name, rounds=ns.rounds, seconds=ns.seconds, min_rounds=ns.min_rounds)
+        if name in cold:
+            data["cold_first_round_s"] = cold[name]
+            for variant, result in data.get("results", {}).items():
+                result["cold_first_round_s"] = cold[name].get(variant)
         data["pair"] = name
         data["unfixed"] = f"fixtures/models/{name}.py:make_unfixed"
         data["fixed"] = f"fixtures/models/{name}.py:make_fixed"

@@ -192,3 +192,24 @@ def test_every_pair_names_its_deployed_mode_and_takes_the_deploy_scale():
 
     model, inputs = policy_head.make_fixed(scale="deploy")
     assert [tuple(x.shape) for (x,) in inputs] == [(1, 48)] * 4  # the latency case: batch 1
+
+
+def test_a_prime_pass_sets_every_pair_up_first_and_keeps_its_first_rounds(tmp_path):
+    """benchmarks/fixtures_bench.py --prime: each pair is set up once with no timed rounds (filling the
+    compile caches), then timed; the prime pass's first rounds are kept beside the timed pass's."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "run"
+    proc = subprocess.run([sys.executable, "benchmarks/fixtures_bench.py", "--pairs", "refine_item_loop,policy_head",
+                           "--prime", "2", "--backend", "eager", "--rounds", "2", "--min-rounds", "2", "--seconds", "0",
+                           "--warmup", "0", "--out", str(out)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "prime pass: 2 pairs set up, 2 at a time" in proc.stdout
+    runs = json.loads((out / "bench.json").read_text())
+    assert [r["pair"] for r in runs] == ["refine_item_loop", "policy_head"]
+    for run in runs:
+        assert set(run["cold_first_round_s"]) == set(run["results"])
+        for column in run["results"].values():
+            assert column["rounds_timed"] == 2 and column["cold_first_round_s"] > 0
+    assert "cold first s" in (out / "bench.txt").read_text()
