@@ -56,7 +56,7 @@ def main() -> int:
     ap.add_argument("--out", default="docs/bench")
     ap.add_argument("--pairs", default="")
     ap.add_argument("--rounds", type=int, default=400, help="at most this many timed rounds per pair")
-    ap.add_argument("--seconds", type=float, default=20.0, help="seconds of timed rounds per pair (min-rounds first)")
+    ap.add_argument("--seconds", type=float, default=15.0, help="seconds of timed rounds per pair (min-rounds first)")
     ap.add_argument("--min-rounds", type=int, default=30)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--scale", type=parse_scale, default=1, help="a positive int (CI sizes times it), or 'deploy'")
