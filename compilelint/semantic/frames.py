@@ -86,9 +86,24 @@ def _value_kind(expr: cst.BaseExpression, seeds: dict[str, str]) -> str | None:
     return "shape" if _whole_shape(expr) else "size"
 
 
+def _union_members(ann: cst.BaseExpression) -> list[str]:
+    """The members of `Union[a, b]` / `a | b` as written (`torch.Tensor`, `int`); [] for anything else."""
+    if type(ann) is cst.BinaryOperation and type(ann.operator) is cst.BitOr:
+        return _union_members(ann.left) + _union_members(ann.right) or []
+    if type(ann) is cst.Subscript and _EMPTY.code_for_node(ann.value) in ("Union", "typing.Union"):
+        return [_EMPTY.code_for_node(e.slice.value) for e in ann.slice if type(e.slice) is cst.Index]
+    return [_EMPTY.code_for_node(ann)]
+
+
+def _is_tensor_or_number(ann: cst.BaseExpression) -> bool:
+    """`torch.Tensor | float | int`, `Union[Tensor, int]`: a tensor or a Python number."""
+    members = _union_members(ann)
+    return len(members) > 1 and bool(set(members) & _TENSOR_ANNOTATIONS) and bool(set(members) & {"int", "float"})
+
+
 def _entry_seeds(fn: cst.FunctionDef) -> dict[str, str]:
     """An entry's parameters: int/float ones "number", unannotated (or Tensor-annotated) ones without a
-    default "tensor" (forward's inputs)."""
+    default "tensor" (forward's inputs), those annotated a tensor or a number "tensor-or-number"."""
     seeds: dict[str, str] = {}
     for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params):
         name = p.name.value
@@ -96,7 +111,9 @@ def _entry_seeds(fn: cst.FunctionDef) -> dict[str, str]:
             continue
         ann = p.annotation.annotation if p.annotation is not None else None
         ann_text = cst.Module([]).code_for_node(ann) if ann is not None else ""
-        if ann_text in ("int", "float") or (ann is None and type(p.default) in (cst.Integer, cst.Float)):
+        if ann is not None and _is_tensor_or_number(ann):
+            seeds[name] = "tensor-or-number"
+        elif ann_text in ("int", "float") or (ann is None and type(p.default) in (cst.Integer, cst.Float)):
             seeds[name] = "number"
         elif (ann is None and p.default is None) or ann_text in _TENSOR_ANNOTATIONS:
             seeds[name] = "tensor"
@@ -228,6 +245,27 @@ def number_argument(expr: cst.BaseExpression, ctx: "RuleContext") -> str | None:
     if not is_frame_entry(ctx):  # a helper's parameter that an entry's number argument was passed to, unchanged
         return name if carried_values(ctx).get(name) == "number" and name not in ctx.facts.values else None
     if ctx.facts.param_types.get(name) not in ("int", "float") or ctx.facts.env.get(name) is not Kind.PY:
+        return None
+    return name
+
+
+def tensor_or_number_argument(expr: cst.BaseExpression, ctx: "RuleContext") -> str | None:
+    """The parameter's name, when `expr` holds what a compiled entry received as a tensor or a Python number
+    (annotated `Tensor | int | float`): the parameter itself, one a helper was handed it in, or a local bound to
+    either (`timesteps = timestep`). Dynamo guards its type: each type passed compiles its own graph (2.13)."""
+    if type(expr) is not cst.Name or ctx.function is None:
+        return None
+    bound = ctx.facts.values.get(expr.value)
+    if not is_parameter(expr, ctx) and type(bound) is cst.Name and is_parameter(bound, ctx):
+        expr = bound
+    if not is_parameter(expr, ctx):
+        return None
+    name = expr.value
+    if not is_frame_entry(ctx):
+        return name if carried_values(ctx).get(name) == "tensor-or-number" else None
+    param = next((p for p in (*ctx.function.params.posonly_params, *ctx.function.params.params,
+                              *ctx.function.params.kwonly_params) if p.name.value == name), None)
+    if param is None or param.annotation is None or not _is_tensor_or_number(param.annotation.annotation):
         return None
     return name
 

@@ -43,3 +43,7 @@ GUARD_POLICY = Table({
 # `d.update({"a": x[m], "b": y[m]})`, `lst.extend([...])`; 2.13). A global function, a method of `self`, a
 # tensor's method or `d.__setitem__` there recompile once (automatic dynamic), not every call.
 HELD_ACROSS_BREAKS = Names({"append", "extend", "update"}, verified_on=("2.13",))
+
+# Calls that test a value's type without reading it: Dynamo answers them from the type it guards on the value,
+# so a branch on them is where an argument that takes a tensor or a number forks (2.13).
+TYPE_TESTS = Names({"torch.is_tensor"}, verified_on=("2.13",))
