@@ -11,6 +11,7 @@ from compilelint.analysis.names import qualify
 from compilelint.analysis.nodes import child_nodes, iter_nodes
 from compilelint.analysis.pytypes import is_rebound, literal_scalar_type, refined_names, walk
 from compilelint.analysis.script_support import dead_when_scripting, mentions_is_scripting
+from compilelint.analysis.tensors import Kind
 from compilelint.semantic.annotations import optional_annotation
 
 if TYPE_CHECKING:
@@ -117,6 +118,20 @@ def scalar_type(expr: cst.BaseExpression, ctx: "RuleContext") -> str | None:
                 if type(annotation) is cst.Name and annotation.value in ("int", "float", "bool", "str"):
                     return annotation.value
     return None
+
+
+def is_number(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:
+    """Whether TorchScript types `expr` as a Python number (int, float, bool or `number`), never a Tensor: a scalar
+    by `scalar_type`, a size read from a tensor (`x.shape[0]`, `x.size(1)`, `len(x)`), `t.item()`, and arithmetic
+    of those (`h * w`, `n - 1`)."""
+    if type(expr) is cst.UnaryOperation and type(expr.operator) in (cst.Minus, cst.Plus):
+        return is_number(expr.expression, ctx)
+    if type(expr) is cst.BinaryOperation:
+        return is_number(expr.left, ctx) and is_number(expr.right, ctx)
+    if scalar_type(expr, ctx) in ("int", "float", "bool"):
+        return True
+    facts = ctx.facts  # the TorchScript view for the TorchScript rules
+    return facts.kind(expr) is Kind.SIZE or facts.is_script_number(expr)
 
 
 def unrefined_optional_param(expr: cst.BaseExpression, ctx: "RuleContext") -> bool:

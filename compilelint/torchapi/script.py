@@ -51,6 +51,18 @@ TENSOR_LIST_FUNCTIONS = Names({
     "torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.hstack", "torch.vstack", "torch.dstack",
 }, verified_on=("2.13",))
 
+# Divisions whose TorchScript schemas all take a Tensor first (`aten::div.Tensor_mode(Tensor self, ...)`,
+# `aten::floor_divide(Tensor self, ...)`): with a Python number first the call matches none (`Arguments for call are
+# not valid ... Expected a value of type 'Tensor' for argument 'self' but instead found type 'int'`). `torch.div(a, b)`
+# of two numbers without `rounding_mode` does compile (`aten::div.int`, a float). Name -> the keyword whose presence
+# makes the call tensor-only (None: always); verified on 2.13.
+NUMBER_FIRST_DIVISIONS = Table({
+    "torch.div": "rounding_mode",
+    "torch.divide": "rounding_mode",
+    "torch.floor_divide": None,
+    "torch.true_divide": None,
+}, verified_on=("2.13",))
+
 # `torch.<name>` functions TorchScript has no operator for: scripting a call fails with `Unknown builtin op:
 # aten::<name>` (or `Python builtin ... is currently not supported`), whatever the arguments. Generated on 2.13 by
 # scripting `y = torch.<name>()` in a function of a file for every public non-class callable of `torch`.
