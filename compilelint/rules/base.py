@@ -83,6 +83,10 @@ class Rule:
     # The id an older torch gives the same break on the same line, where its registry differs
     # ({"2.11": "GB0007"}); the rule's message names it too, so the probe confirms the finding there.
     older_gb_ids: ClassVar[dict[str, str]] = {}
+    # What its findings are about (compilelint.semantic.constructs.Construct), where that is one construct: a
+    # finding of a rule for another target that names the same construct at the same node is reported with it,
+    # as one result (compilelint/report/merge.py). None: its findings stand alone.
+    construct: ClassVar[str | None] = None
     # "compiled": only code that a compile path reaches; "anywhere": every line of the file.
     applies_to: ClassVar[str] = "compiled"
     # The torch versions the claim was verified on, and where it is known to differ.
