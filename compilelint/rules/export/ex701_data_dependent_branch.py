@@ -8,10 +8,12 @@ from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ConditionExportRule
 from compilelint.rules.trace._util import in_condition
 from compilelint.semantic.breaks import condition_reads_tensor
+from compilelint.semantic.constructs import Construct
 
 
 class ExportDataDependentBranch(ConditionExportRule):
     code = "EX701"
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = "export-data-dependent-branch"
     message = ("{kw} on a tensor value: torch.export cannot decide it from shapes alone and fails with "
                "GuardOnDataDependentSymNode (`Could not guard on data-dependent expression`); select with "

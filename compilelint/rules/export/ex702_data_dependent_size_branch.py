@@ -6,10 +6,12 @@ import libcst as cst
 
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ConditionExportRule
+from compilelint.semantic.constructs import Construct
 
 
 class ExportDataDependentSizeBranch(ConditionExportRule):
     code = "EX702"
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = "export-data-dependent-size-branch"
     message = ("{kw} reads the size of a tensor whose size depends on tensor data (nonzero / boolean mask / "
                "unique) in `{expr}`: torch.export fails with GuardOnDataDependentSymNode (`Could not guard on data-dependent expression "

@@ -8,6 +8,7 @@ from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ExportRule
 from compilelint.rules.trace._util import in_condition
+from compilelint.semantic.constructs import Construct
 
 _LOOP_BUILTINS = ("range", "enumerate", "zip", "reversed")
 # Splitting into a number of tensors that must be a concrete int (verified on 2.13 for a count from `.item()`)
@@ -18,6 +19,7 @@ _PIECES_KEYWORDS = ("chunks", "split_size", "split_size_or_sections", "sections"
 
 class ExportDataDependentPythonNumber(ExportRule):
     code = "EX703"
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = "export-data-dependent-python-number"
     message = ("{what}: torch.export needs a concrete Python number here but the value depends on tensor data, and "
                "fails with GuardOnDataDependentSymNode (`Could not extract specialized integer from data-dependent "

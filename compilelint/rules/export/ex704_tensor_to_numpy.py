@@ -8,11 +8,13 @@ from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ExportRule
+from compilelint.semantic.constructs import Construct
 from compilelint.semantic.frames import runtime_kind
 
 
 class ExportTensorToNumpy(ExportRule):
     code = "EX704"
+    construct = Construct.NUMPY
     call_gate = gate(heads={"numpy"}, methods={"numpy"})
     name = "export-tensor-to-numpy"
     torch_error = (".numpy() is not supported for tensor subclasses",)

@@ -5,6 +5,7 @@ import libcst as cst
 
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ExportRule
+from compilelint.semantic.constructs import Construct
 
 # Evidence: benchmarks/export_scalar_index.py (reads, one write; raw output of 2.11 and 2.13 in
 # docs/bench/export_scalar_index.txt) and the examples below, run on 2.13 in CI and through the harness on 2.11
@@ -13,6 +14,7 @@ from compilelint.rules.export._common import ExportRule
 
 class ExportWriteAtDataScalarIndex(ExportRule):
     code = "EX718"
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = "export-write-at-data-scalar-index"
     torch_error = ("GuardOnDataDependentSymNode",)
     message = ("`{target}` writes at `{index}`, a 0-d index computed from tensor data (`argmax()`/`argmin()`): "

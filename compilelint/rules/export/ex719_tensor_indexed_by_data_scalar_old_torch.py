@@ -5,6 +5,7 @@ import libcst as cst
 
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ExportRule
+from compilelint.semantic.constructs import Construct
 
 # Evidence: benchmarks/export_scalar_index.py, run on torch 2.11 and 2.13; raw output in
 # docs/bench/export_scalar_index.txt. A write at such an index fails on 2.13 too: EX718, which this rule leaves
@@ -13,6 +14,7 @@ from compilelint.rules.export._common import ExportRule
 
 class ExportTensorIndexedByDataScalarOldTorch(ExportRule):
     code = "EX719"
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = "export-tensor-indexed-by-data-scalar-old-torch"
     torch_error = ("GuardOnDataDependentSymNode",)
     max_torch = "2.11"  # verified there; 2.13 exports these; 2.12 was not checked

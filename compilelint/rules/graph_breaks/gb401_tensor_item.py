@@ -7,10 +7,12 @@ from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
 from compilelint.semantic.calls import tensor_method
+from compilelint.semantic.constructs import Construct
 
 
 class TensorItemGraphBreak(CallBreakRule):
     code = 'GB401'
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = 'tensor-item-graph-break'
     call_gate = gate(methods={"item"})
     loop_fix = "keep the value as a tensor"

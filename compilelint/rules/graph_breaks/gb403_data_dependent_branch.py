@@ -6,11 +6,13 @@ import libcst as cst
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import BreakRule, LOOP_NOTE
 from compilelint.semantic.breaks import condition_reads_tensor
+from compilelint.semantic.constructs import Construct
 from compilelint.semantic.paths import dead_under_dynamo
 
 
 class DataDependentBranch(BreakRule):
     code = 'GB403'
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = 'data-dependent-branch'
     loop_fix = "use torch.where / torch.cond"
     reads_tensor_data = True

@@ -6,11 +6,13 @@ import libcst as cst
 from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.constructs import Construct
 from compilelint.torchapi.dynamo import LOGGER_METHODS
 
 
 class LoggerMethodGraphBreak(CallBreakRule):
     code = 'GB407'
+    construct = Construct.PYTHON_LOGGING
     name = 'logger-method-graph-break'
     call_gate = gate(methods=LOGGER_METHODS)
     loop_fix = "log outside the compiled code"

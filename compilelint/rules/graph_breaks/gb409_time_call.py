@@ -7,11 +7,13 @@ from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
 from compilelint.semantic.calls import called_function
+from compilelint.semantic.constructs import Construct
 from compilelint.torchapi.dynamo import TIME_FUNCTIONS
 
 
 class TimeCallGraphBreak(CallBreakRule):
     code = 'GB409'
+    construct = Construct.HOST_CLOCK_OR_RANDOM
     name = 'time-call-graph-break'
     call_gate = gate(names=TIME_FUNCTIONS)
     loop_fix = "time from outside"

@@ -7,11 +7,13 @@ from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
 from compilelint.semantic.calls import called_function
+from compilelint.semantic.constructs import Construct
 from compilelint.torchapi.dynamo import RANDOM_FUNCTIONS
 
 
 class RandomModuleGraphBreak(CallBreakRule):
     code = 'GB411'
+    construct = Construct.HOST_CLOCK_OR_RANDOM
     name = 'random-module-graph-break'
     call_gate = gate(names=RANDOM_FUNCTIONS)
     loop_fix = "use torch's RNG"

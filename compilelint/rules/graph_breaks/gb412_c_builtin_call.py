@@ -7,11 +7,13 @@ from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
 from compilelint.semantic.calls import call_name
+from compilelint.semantic.constructs import Construct
 from compilelint.torchapi.dynamo import C_BUILTINS, HASHLIB
 
 
 class CBuiltinGraphBreak(CallBreakRule):
     code = 'GB412'
+    construct = Construct.PYTHON_LIBRARY_CALL
     name = 'c-builtin-graph-break'
     call_gate = gate(names=C_BUILTINS, heads={HASHLIB})
     loop_fix = "compute it once outside"

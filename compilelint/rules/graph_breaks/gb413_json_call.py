@@ -7,11 +7,13 @@ from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
 from compilelint.semantic.calls import called_function
+from compilelint.semantic.constructs import Construct
 from compilelint.torchapi.dynamo import JSON_FUNCTIONS
 
 
 class JsonGraphBreak(CallBreakRule):
     code = 'GB413'
+    construct = Construct.PYTHON_LIBRARY_CALL
     name = 'json-graph-break'
     call_gate = gate(names=JSON_FUNCTIONS)
     loop_fix = "serialise outside"

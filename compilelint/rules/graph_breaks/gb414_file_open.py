@@ -7,11 +7,13 @@ from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
 from compilelint.semantic.calls import called_function
+from compilelint.semantic.constructs import Construct
 from compilelint.torchapi.dynamo import OPEN_FUNCTIONS
 
 
 class FileOpenGraphBreak(CallBreakRule):
     code = 'GB414'
+    construct = Construct.PYTHON_LIBRARY_CALL
     name = 'file-open-graph-break'
     call_gate = gate(names=OPEN_FUNCTIONS)
     loop_fix = "do file I/O outside"

@@ -6,10 +6,12 @@ import libcst as cst
 from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
+from compilelint.semantic.constructs import Construct
 
 
 class TensorScalarConversion(CallBreakRule):
     code = 'GB422'
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = 'tensor-scalar-conversion'
     call_gate = gate(bare={"int", "float", "bool"})
     loop_fix = "keep the value as a tensor"

@@ -7,10 +7,12 @@ from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
 from compilelint.semantic.calls import call_name, tensor_method
+from compilelint.semantic.constructs import Construct
 
 
 class DataDependentOperator(CallBreakRule):
     code = 'GB423'
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = 'data-dependent-operator'
     call_gate = gate(names={"torch.equal", "torch.allclose", "torch._assert"}, heads={"math"},
                      methods={"equal", "allclose"})

@@ -7,11 +7,13 @@ from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
 from compilelint.semantic.calls import called_function
+from compilelint.semantic.constructs import Construct
 from compilelint.torchapi.dynamo import DATETIME_NOW
 
 
 class DatetimeNowGraphBreak(CallBreakRule):
     code = 'GB428'
+    construct = Construct.HOST_CLOCK_OR_RANDOM
     name = 'datetime-now-graph-break'
     call_gate = gate(names=DATETIME_NOW)
     loop_fix = "take timestamps outside"

@@ -7,11 +7,13 @@ from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
 from compilelint.semantic.calls import call_name
+from compilelint.semantic.constructs import Construct
 from compilelint.torchapi.dynamo import NUMPY_RANDOM_SIZE_AT
 
 
 class NumpyRandomGraphBreak(CallBreakRule):
     code = 'GB429'
+    construct = Construct.HOST_CLOCK_OR_RANDOM
     name = 'numpy-random-graph-break'
     call_gate = gate(heads={"numpy"})
     loop_fix = "use torch's RNG"

@@ -7,11 +7,13 @@ from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
 from compilelint.semantic.calls import called_function
+from compilelint.semantic.constructs import Construct
 from compilelint.torchapi.dynamo import LOGGING_FUNCTIONS
 
 
 class LoggingFunctionGraphBreak(CallBreakRule):
     code = 'GB431'
+    construct = Construct.PYTHON_LOGGING
     name = 'logging-function-graph-break'
     call_gate = gate(heads={"logging"})
     loop_fix = "log outside the compiled code"

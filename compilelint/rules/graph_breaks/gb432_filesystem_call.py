@@ -7,11 +7,13 @@ from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
 from compilelint.semantic.calls import called_function
+from compilelint.semantic.constructs import Construct
 from compilelint.torchapi.dynamo import FILESYSTEM_FUNCTIONS
 
 
 class FilesystemGraphBreak(CallBreakRule):
     code = 'GB432'
+    construct = Construct.PYTHON_LIBRARY_CALL
     name = 'filesystem-graph-break'
     call_gate = gate(names=FILESYSTEM_FUNCTIONS)
     loop_fix = "check files in __init__"

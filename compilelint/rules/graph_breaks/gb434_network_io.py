@@ -7,11 +7,13 @@ from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
 from compilelint.semantic.calls import call_name
+from compilelint.semantic.constructs import Construct
 from compilelint.torchapi.dynamo import NETWORK_PACKAGES, REQUESTS_CALLS, SOCKET_CONNECT, URLLIB_OPEN
 
 
 class NetworkIoGraphBreak(CallBreakRule):
     code = 'GB434'
+    construct = Construct.PYTHON_LIBRARY_CALL
     name = 'network-io-graph-break'
     call_gate = gate(heads=NETWORK_PACKAGES)
     gb_id = 'GB0007'

@@ -5,10 +5,12 @@ import libcst as cst
 
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import BreakRule
+from compilelint.semantic.constructs import Construct
 
 
 class TensorIndexedByDataScalar(BreakRule):
     code = 'GB439'
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = 'tensor-indexed-by-data-scalar'
     gb_id = 'GB0033'
     severity = "warning"

@@ -6,11 +6,13 @@ import libcst as cst
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import BreakRule
 from compilelint.semantic.calls import call_name
+from compilelint.semantic.constructs import Construct
 from compilelint.torchapi.dynamo import ARRAY_DYNAMIC_SIZE, ARRAY_TO_PYTHON
 
 
 class NumpyValueRead(BreakRule):
     code = 'GB444'
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = 'numpy-value-read'
     gb_id = 'GB0033'
     severity = "warning"

@@ -7,6 +7,7 @@ from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.graph_breaks._common import CallBreakRule
 from compilelint.semantic.calls import call_name
+from compilelint.semantic.constructs import Construct
 from compilelint.torchapi.dynamo import UNTRACEABLE_NUMPY
 
 _INSTEAD = {
@@ -22,6 +23,7 @@ _INSTEAD = {
 
 class UntraceableNumpyFunction(CallBreakRule):
     code = 'GB446'
+    construct = Construct.NUMPY
     name = 'untraceable-numpy-function'
     call_gate = gate(names=set(UNTRACEABLE_NUMPY))
     gb_id = 'GB0294'

@@ -4,10 +4,12 @@ import libcst as cst
 
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.constructs import Construct
 
 
 class IntAttributeMutated(Rule):
     code = "RC501"
+    construct = Construct.PYTHON_STATE_UPDATE
     name = "python-counter-attribute"
     family = "recompile"
     targets = ("recompile",)

@@ -4,10 +4,12 @@ import libcst as cst
 
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.constructs import Construct
 
 
 class ValueLoopBound(Rule):
     code = "RC503"
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = "tensor-value-loop-bound"
     family = "recompile"
     targets = ("recompile",)

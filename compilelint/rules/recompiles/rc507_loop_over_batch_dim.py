@@ -4,11 +4,13 @@ import libcst as cst
 
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.constructs import Construct
 from compilelint.semantic.loops import loop_body, walks_blocks_by_position
 
 
 class LoopOverBatchDim(Rule):
     code = "RC507"
+    construct = Construct.LOOP_OVER_TENSOR_SIZE
     name = "python-loop-over-tensor-dim"
     family = "recompile"
     targets = ("recompile",)

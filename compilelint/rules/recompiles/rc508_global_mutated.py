@@ -3,10 +3,12 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.constructs import Construct
 
 
 class GlobalMutated(Rule):
     code = "RC508"
+    construct = Construct.PYTHON_STATE_UPDATE
     name = "global-state-mutated"
     family = "recompile"
     targets = ("recompile",)

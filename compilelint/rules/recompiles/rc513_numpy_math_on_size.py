@@ -5,6 +5,7 @@ import libcst as cst
 from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
 from compilelint.semantic.calls import call_name
+from compilelint.semantic.constructs import Construct
 from compilelint.semantic.frames import mentions_dynamic_size, reaches_entry_values
 
 
@@ -24,6 +25,7 @@ def _numpy_size_argument(call: cst.Call, ctx) -> cst.BaseExpression | None:  # n
 
 class NumpyMathOnSize(Rule):
     code = "RC513"
+    construct = Construct.NUMPY
     name = "numpy-math-on-size"
     call_gate = gate(heads={"numpy"})
     family = "recompile"

@@ -6,10 +6,12 @@ import libcst as cst
 from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
+from compilelint.semantic.constructs import Construct
 
 
 class NumpyCall(SemanticScriptRule):
     code = "TS125"
+    construct = Construct.NUMPY
     call_gate = gate(heads={"numpy"})
     name = "numpy-call-in-torchscript"
     family = "torchscript"

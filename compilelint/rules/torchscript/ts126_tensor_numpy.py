@@ -7,10 +7,12 @@ from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
+from compilelint.semantic.constructs import Construct
 
 
 class TensorNumpy(SemanticScriptRule):
     code = "TS126"
+    construct = Construct.NUMPY
     call_gate = gate(methods={"numpy"})
     name = "tensor-numpy-in-torchscript"
     family = "torchscript"

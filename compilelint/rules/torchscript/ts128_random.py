@@ -6,10 +6,12 @@ import libcst as cst
 from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
+from compilelint.semantic.constructs import Construct
 
 
 class RandomModule(SemanticScriptRule):
     code = "TS128"
+    construct = Construct.HOST_CLOCK_OR_RANDOM
     call_gate = gate(heads={"random"})
     name = "python-random-in-torchscript"
     family = "torchscript"

@@ -6,10 +6,12 @@ import libcst as cst
 from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
+from compilelint.semantic.constructs import Construct
 
 
 class TimeModule(SemanticScriptRule):
     code = "TS129"
+    construct = Construct.HOST_CLOCK_OR_RANDOM
     call_gate = gate(heads={"time"})
     name = "python-time-in-torchscript"
     family = "torchscript"

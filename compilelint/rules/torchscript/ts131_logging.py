@@ -6,6 +6,7 @@ import libcst as cst
 from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
+from compilelint.semantic.constructs import Construct
 
 _METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "getLogger"}
 
@@ -25,6 +26,7 @@ def _module_loggers(module: cst.Module, qualify) -> set[str]:  # noqa: ANN001
 
 class LoggingCall(SemanticScriptRule):
     code = "TS131"
+    construct = Construct.PYTHON_LOGGING
     call_gate = gate(methods=_METHODS)
     name = "logging-in-torchscript"
     family = "torchscript"

@@ -5,6 +5,7 @@ import libcst as cst
 
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
+from compilelint.semantic.constructs import Construct
 
 # Module (or module.function) prefix -> fix. Each verified on torch 2.13 (tests/test_torchscript_tables.py).
 STDLIB_UNSUPPORTED = {
@@ -24,6 +25,7 @@ STDLIB_UNSUPPORTED = {
 
 class StdlibCall(SemanticScriptRule):
     code = "TS142"
+    construct = Construct.PYTHON_LIBRARY_CALL
     name = "python-library-call-in-torchscript"
     family = "torchscript"
     targets = ("torchscript",)

@@ -3,10 +3,12 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.constructs import Construct
 
 
 class TensorValueBranch(Rule):
     code = "TR301"
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = "trace-frozen-tensor-branch"
     family = "trace"
     targets = ("trace",)

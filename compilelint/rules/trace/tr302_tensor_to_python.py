@@ -6,6 +6,7 @@ import libcst as cst
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
 from compilelint.rules.trace._util import in_condition
+from compilelint.semantic.constructs import Construct
 
 _METHODS = {"item": "`.item()`", "tolist": "`.tolist()`"}
 _BUILTINS = {"int", "float", "bool", "complex"}
@@ -13,6 +14,7 @@ _BUILTINS = {"int", "float", "bool", "complex"}
 
 class TensorToPython(Rule):
     code = "TR302"
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = "trace-frozen-tensor-conversion"
     family = "trace"
     targets = ("trace",)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.constructs import Construct
 
 
 def range_over_size(call: cst.BaseExpression, facts) -> bool:  # noqa: ANN001
@@ -16,6 +17,7 @@ def range_over_size(call: cst.BaseExpression, facts) -> bool:  # noqa: ANN001
 
 class RangeOverShape(Rule):
     code = "TR303"
+    construct = Construct.LOOP_OVER_TENSOR_SIZE
     name = "trace-unrolled-shape-loop"
     family = "trace"
     targets = ("trace",)

@@ -6,10 +6,12 @@ import libcst as cst
 from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
 from compilelint.rules.trace._util import in_condition
+from compilelint.semantic.constructs import Construct
 
 
 class DataDependentSize(Rule):
     code = "TR304"
+    construct = Construct.DATA_DEPENDENT_VALUE
     call_gate = gate(bare={"int", "float", "max", "min", "len"})
     name = "trace-frozen-data-dependent-size"
     family = "trace"

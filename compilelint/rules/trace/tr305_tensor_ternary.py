@@ -4,10 +4,12 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.constructs import Construct
 
 
 class TensorTernary(Rule):
     code = "TR305"
+    construct = Construct.DATA_DEPENDENT_VALUE
     name = "trace-frozen-tensor-ternary"
     family = "trace"
     targets = ("trace",)

@@ -5,11 +5,13 @@ import libcst as cst
 
 from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.constructs import Construct
 from compilelint.semantic.loops import loop_body, walks_blocks_by_position
 
 
 class IterateTensor(Rule):
     code = "TR308"
+    construct = Construct.LOOP_OVER_TENSOR_SIZE
     call_gate = gate(bare={"max", "min", "sorted", "any", "all", "sum", "list", "tuple"})
     name = "trace-unrolled-tensor-iteration"
     family = "trace"

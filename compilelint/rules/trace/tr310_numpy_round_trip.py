@@ -6,11 +6,13 @@ import libcst as cst
 from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.constructs import Construct
 from compilelint.semantic.frames import runtime_kind
 
 
 class NumpyRoundTrip(Rule):
     code = "TR310"
+    construct = Construct.NUMPY
     call_gate = gate(heads={"numpy"}, methods={"numpy"})
     name = "trace-frozen-numpy-round-trip"
     family = "trace"

@@ -5,12 +5,14 @@ import libcst as cst
 
 from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.constructs import Construct
 
 _PREFIXES = ("random.", "time.", "numpy.random.", "datetime.", "secrets.")
 
 
 class PythonRandomTime(Rule):
     code = "TR313"
+    construct = Construct.HOST_CLOCK_OR_RANDOM
     call_gate = gate(heads={p.split(".")[0] for p in _PREFIXES})
     name = "trace-frozen-python-random"
     family = "trace"

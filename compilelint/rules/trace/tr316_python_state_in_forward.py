@@ -5,10 +5,12 @@ import libcst as cst
 
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.semantic.constructs import Construct
 
 
 class PythonStateInForward(Rule):
     code = "TR316"
+    construct = Construct.PYTHON_STATE_UPDATE
     name = "trace-frozen-python-state"
     family = "trace"
     targets = ("trace",)
