@@ -224,6 +224,7 @@ def score(events_path: str, cache: str) -> dict:
     # TorchScript compiles what a class reaches, whether it ran or not, and stops at its first error: a line
     # is checked by it when it ran in a model whose own class scripted with no error, or lies in a class that did.
     script_clean: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    script_ok: dict[tuple[str, str], set[int]] = defaultdict(set)  # what models that script whole ran
     for m in models:
         for rel, first, last in m.get("script_unchecked", []):
             unchecked[(m["library"], rel)].append((first, last))
@@ -240,6 +241,9 @@ def score(events_path: str, cache: str) -> dict:
             script_clean[(m["library"], rel)].append((first, last))
         if not m.get("script_root_ok"):
             stopped[m["model"]].add("torchscript")
+        else:
+            for rel, ranges in m.get("coverage_forward", m["coverage"]).items():
+                script_ok[(m["library"], rel)] |= _lines(ranges)
         for t in ("torchscript", "trace", "export"):  # Dynamo's checked lines are known once frames are read
             if t not in stopped[m["model"]]:
                 for rel, ranges in m.get("coverage_first_set" if t in ("trace", "export") else "coverage_forward",
@@ -360,6 +364,17 @@ def score(events_path: str, cache: str) -> dict:
         }
         if t == "dynamo":
             table[t]["gb_id_agrees"] = gb_agree
+        if t == "torchscript":
+            # The acceptance test of the TorchScript rules: no claim on a line that real torch.jit.script compiled
+            # without an error, in a class that scripted clean (its lines that ran) or a model whose own class
+            # did (every line its run reached). A claim there that another model's scripting rejects (the
+            # class built otherwise) is listed apart: it is right for that model.
+            accepted = [c for c in ran_sites if (ran(c, t, script_ok) or any(
+                a <= c["line"] <= b for a, b in script_clean.get((c["library"], c["file"]), ())))]
+            table[t]["on_scriptable"] = sorted(f"{c['library']}:{c['file']}:{c['line']} {c['rule']}"
+                                               for c in accepted if c not in right)
+            table[t]["on_scriptable_rejected_elsewhere"] = sorted(
+                f"{c['library']}:{c['file']}:{c['line']} {c['rule']}" for c in accepted if c in right)
     per_library = {}
     for name, lib in libraries.items():
         n = sum(1 for c in claims if c["library"] == name)
@@ -383,6 +398,12 @@ def render(result: dict) -> str:
         out.append(f"| {t} | {row['events']} | {row['scorable_sites']} | {row['found']} | {_fmt(row['recall'])} | "
                    f"{row['claim_sites']} | {row['exercised'] + row['masked']} | {row['masked']} | {row['right']} | "
                    f"{_fmt(row['precision'])} |")
+    ts = result["targets"].get("torchscript", {})
+    if "on_scriptable" in ts:
+        out += ["", f"TorchScript findings on lines real torch.jit.script compiled clean: {len(ts['on_scriptable'])}"
+                    + "".join(f"\n- {site}" for site in ts["on_scriptable"])
+                    + (f" (and {len(ts['on_scriptable_rejected_elsewhere'])} that another model's scripting "
+                       "rejects)" if ts["on_scriptable_rejected_elsewhere"] else "")]
     out += ["", "| library | version | models | files linted | lines | findings | per 1,000 lines |",
             "|---|---|---:|---:|---:|---:|---:|"]
     for name, lib in sorted(result["libraries"].items()):
