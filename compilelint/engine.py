@@ -317,11 +317,29 @@ def with_script_failure_rules(codes: list[str], config: Config) -> list[str]:
     """The rules to run for `codes`: with a `uses_script_failures` rule among them, also every rule whose error
     torch.jit.script raises while compiling (the facts it settles on; their own findings are not reported)."""
     rules = all_rules()
-    if not any(rules[c].uses_script_failures for c in codes):
-        return codes
-    helpers = {c for c, r in rules.items() if r.fails_while_scripting() and not r.opt_in
-               and applies_to_torch(r, config.torch_version)}
-    return sorted(set(codes) | helpers)
+    helpers: set[str] = set()
+    if any(rules[c].uses_script_failures for c in codes):
+        helpers |= {c for c, r in rules.items() if r.fails_while_scripting() and not r.opt_in
+                    and applies_to_torch(r, config.torch_version)}
+    if any(rules[c].uses_graph_breaks for c in codes):  # and every graph-break rule for `index.graph_breaks`
+        helpers |= {c for c, r in rules.items() if r.family == "graph-break" and not r.opt_in
+                    and applies_to_torch(r, config.torch_version)}
+    return sorted(set(codes) | helpers) if helpers else codes
+
+
+def _graph_breaks(results: list[FileResult], rules: dict) -> dict[str, Finding]:
+    """Function key -> the first finding (in line order) of a graph-break rule in that function: where Dynamo
+    breaks the graph while tracing it, whichever frame inlines it (`uses_graph_breaks` rules settle on these)."""
+    breaks: dict[str, Finding] = {}
+    for result in results:
+        for finding, scope_key, _ in result.findings:
+            rule = rules.get(finding.code)
+            if rule is None or rule.family != "graph-break" or not finding.gb_id:
+                continue
+            first = breaks.get(scope_key)
+            if first is None or (finding.line or 1 << 30) < (first.line or 1 << 30):
+                breaks[scope_key] = finding
+    return breaks
 
 
 def _script_failures(results: list[FileResult], rules: dict, scope: dict[str, frozenset[str]]) -> dict[str, Finding]:
@@ -385,6 +403,8 @@ def collect_findings(results: list[FileResult], codes: list[str], config: Config
     selected = set(codes)
     index.script_failures = (_script_failures(results, rules, scope)
                              if any(rules[c].uses_script_failures for c in codes if c in rules) else {})
+    index.graph_breaks = (_graph_breaks(results, rules)
+                          if any(rules[c].uses_graph_breaks for c in codes if c in rules) else {})
     enabled = set(config.targets)
     findings: list[Finding] = []
     for result in results:

@@ -176,3 +176,45 @@ def is_torch_module_name(qualified: str) -> bool:
         last = qualified.rsplit(".", 1)[-1]
         return last[:1].isupper() and last not in _TORCH_NN_NON_MODULES
     return False
+
+
+_NOT_TRACED_HERE = ("torch.", "math.", "numpy.", "typing.", "builtins.")
+
+
+def call_target(index: RepoIndex, module: str, kind: str, name: str, owner: str | None) -> str | None:
+    """The key of the tree's function a call names: ("self", method) of the class `owner` of `module` (a method
+    inherited from another file's class is not followed: libraries rebind such methods when the module is built,
+    torch_geometric's `propagate` from a template), or ("name", qualified); None for a class, or outside the tree."""
+    if kind == "self":
+        found = index.find_method(f"{module}:{owner}", name) if owner else None
+        return found.key if found is not None and found.key.partition(":")[0] == module else None
+    summary = index.modules.get(module)
+    if summary is not None and name in summary.functions:
+        return f"{module}:{name}"
+    if summary is not None and name in summary.classes or name.startswith(_NOT_TRACED_HERE):
+        return None
+    resolved = index.resolve(name)
+    return resolved if resolved in index.functions else None
+
+
+def first_break_reached(index: RepoIndex, key: str, max_depth: int = 6) -> tuple[str, object] | None:
+    """(function key, finding) of the first graph break Dynamo meets tracing the function `key` and what it calls
+    (Dynamo inlines every call, in any file): `index.graph_breaks`, function key -> its first break finding."""
+    breaks = getattr(index, "graph_breaks", {}) or {}
+    seen: set[str] = set()
+    queue = [(key, 0)]
+    while queue:
+        current, depth = queue.pop(0)
+        fn = index.functions.get(current)
+        if current in seen or fn is None or depth > max_depth:
+            continue
+        seen.add(current)
+        if current in breaks:
+            return current, breaks[current]
+        module, _, local = current.partition(":")
+        owner = local.split(".")[0] if "." in local else None
+        for kind, name in [*fn.calls, *fn.unscripted_calls]:
+            callee = call_target(index, module, kind, name, owner)
+            if callee is not None:
+                queue.append((callee, depth + 1))
+    return None

@@ -118,6 +118,9 @@ class Rule:
     # engine then also runs every rule whose error `torch.jit.script` raises while compiling (`fails_while_scripting`),
     # whether selected or not, and reports only the selected ones' findings.
     uses_script_failures: ClassVar[bool] = False
+    # A `tree_facts` rule that asks where Dynamo breaks the graph in the tree (`index.graph_breaks` in `settle`: function
+    # key -> its first graph-break finding): the engine then also runs every graph-break rule.
+    uses_graph_breaks: ClassVar[bool] = False
     bad: ClassVar[tuple[Example, ...]] = ()
     good: ClassVar[tuple[Example, ...]] = ()
 

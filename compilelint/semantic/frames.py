@@ -428,3 +428,38 @@ def shared_frame_builds(ctx: "RuleContext") -> list[str] | None:
     if len(builds) >= 2 and len({args for _, args, _ in builds}) >= 2:
         return [target or "?" for target, _, _ in builds]
     return None
+
+
+_INSTANCE_STATE = (Kind.MODULE, Kind.MODULES, Kind.TENSOR, Kind.TENSORS)
+
+
+def instance_state_after(node: cst.CSTNode, ctx: "RuleContext") -> list[str]:
+    """The `self.<attr>`s holding a submodule or a tensor (a parameter, a buffer) that the walked function reads
+    after `node` (the rest of its statement, then the statements that follow): what the frame Dynamo resumes in
+    after a graph break at `node` guards per instance (parameter shapes, the inputs' requires_grad, 2.13)."""
+    facts = ctx.class_facts
+    if ctx.function is None or facts is None:
+        return []
+    state = {a for a, k in facts.attrs.items() if k in _INSTANCE_STATE} | set(facts.attr_calls) - {
+        a for a, t in facts.literal_types.items() if t != "None"}
+
+    class _After(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.passed = False
+            self.read: list[str] = []
+
+        def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
+            return n is ctx.function  # a nested function is a frame of its own
+
+        def on_visit(self, n: cst.CSTNode) -> bool:
+            if n is node:
+                self.passed = True
+                return False
+            if (self.passed and type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == "self"
+                    and n.attr.value in state and n.attr.value not in self.read):
+                self.read.append(n.attr.value)
+            return super().on_visit(n)
+
+    after = _After()
+    ctx.function.visit(after)
+    return after.read
