@@ -585,3 +585,99 @@ def attribute_built_with_int(attr: str, ctx: "RuleContext") -> str | None:
             if bound is not None and bound.name.value == param and literal_scalar_type(arg.value) == "int":
                 return ctx.module.code_for_node(call)
     return None
+
+
+def _plain_classes(ctx: "RuleContext") -> dict[str, cst.ClassDef]:
+    """The file's module-level classes that are plain TorchScript classes: every base (if any) is `object` or
+    another such class of the file; a class with a base from elsewhere (nn.Module, NamedTuple, Enum) is left out."""
+    cache = ctx.__dict__.get("_plain_classes")
+    if cache is not None and cache[0] is ctx.module:
+        return cache[1]
+    classes = {s.name.value: s for s in ctx.module.body if type(s) is cst.ClassDef}
+    plain: dict[str, cst.ClassDef] = {}
+
+    def is_plain(name: str, seen: frozenset[str]) -> bool:
+        node = classes.get(name)
+        if node is None or name in seen or node.decorators or node.keywords:
+            return False
+        for base in node.bases:
+            value = base.value
+            if type(value) is cst.Name and value.value == "object":
+                continue
+            if type(value) is not cst.Name or not is_plain(value.value, seen | {name}):
+                return False
+        return True
+
+    for name, node in classes.items():
+        if is_plain(name, frozenset()):
+            plain[name] = node
+    ctx.__dict__["_plain_classes"] = (ctx.module, plain)
+    return plain
+
+
+def _own_members(node: cst.ClassDef) -> set[str]:
+    names = set()
+    for stmt in node.body.body:
+        if type(stmt) is cst.FunctionDef:
+            names.add(stmt.name.value)
+        elif type(stmt) is cst.SimpleStatementLine:
+            for small in stmt.body:
+                if type(small) is cst.Assign:
+                    names |= {t.target.value for t in small.targets if type(t.target) is cst.Name}
+                elif type(small) is cst.AnnAssign and type(small.target) is cst.Name:
+                    names.add(small.target.value)
+    return names
+
+
+def inherited_member(call: cst.Call, ctx: "RuleContext") -> tuple[str, str, str] | None:
+    """(class, member, base) where `call` reaches a member a plain class of the file only inherits: `C(...)` with
+    `__init__` from a base, or `C(...).m(...)` / `c.m(...)` (`c = C(...)` the function's one binding of `c`) with
+    `m` from a base. TorchScript compiles a class from its own body only (2.13): the inherited member is not there
+    (`Class C does not have an __init__ function defined`, `object has no attribute or method 'm'`)."""
+    plain = _plain_classes(ctx)
+    if not plain:
+        return None
+    func = call.func
+    if type(func) is cst.Name and func.value in plain:
+        cls, member = func.value, "__init__"
+    elif type(func) is cst.Attribute:
+        owner = func.value
+        if type(owner) is cst.Name and ctx.function is not None:
+            owner = _single_binding(ctx.function, owner.value)
+        if type(owner) is not cst.Call or type(owner.func) is not cst.Name or owner.func.value not in plain:
+            return None
+        cls, member = owner.func.value, func.attr.value
+    else:
+        return None
+    node = plain[cls]
+    if not node.bases or member in _own_members(node):
+        return None
+    queue = [b.value.value for b in node.bases if type(b.value) is cst.Name and b.value.value in plain]
+    while queue:
+        base = queue.pop(0)
+        if member in _own_members(plain[base]):
+            return cls, member, base
+        queue += [b.value.value for b in plain[base].bases if type(b.value) is cst.Name and b.value.value in plain]
+    return None
+
+
+def _single_binding(function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
+    """The value of `name = value`, the function's only binding of `name` (a parameter, a loop target, `+=`,
+    `with ... as` or unpacking into it: None)."""
+    params = function.params
+    if any(p.name.value == name for p in [*params.posonly_params, *params.params, *params.kwonly_params]):
+        return None
+    values = []
+    for node in iter_nodes(function.body):
+        if type(node) is cst.Assign:
+            for target in node.targets:
+                if type(target.target) is cst.Name and target.target.value == name:
+                    values.append(node.value)
+                elif any(type(n) is cst.Name and n.value == name for n in iter_nodes(target.target)):
+                    return None
+        elif type(node) in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor) and \
+                any(type(n) is cst.Name and n.value == name for n in iter_nodes(node.target)):
+            return None
+        elif type(node) is cst.AsName and type(node.name) is cst.Name and node.name.value == name:
+            return None
+    return values[0] if len(values) == 1 else None
