@@ -27,14 +27,30 @@ RECOMPILE_LIMIT = 8
 #   parameter`): parameters keep static shapes, so instances of one class with other widths compile one graph each;
 # - a bound method of a temporary held on the stack across two breaks in one call's arguments
 #   (`d.update({"a": x[m], "b": y[m]})`: "Cache line invalidated because L['___stack0'] got deallocated").
+# Each kind tests/test_guard_kinds.py names is shown there by a bad and a good case over five calls (2.13).
 GUARD_POLICY = Table({
     "int argument": ONCE,
     "float argument": ONCE,
-    "tensor size": ONCE,
+    "int global": PER_VALUE,  # `G['SCALE'] == 2`: a module-level int never goes dynamic
+    "float global": ONCE,
+    "str argument": PER_VALUE,
+    "None-ness": PER_VALUE,
+    "bool argument": PER_VALUE,
+    "enum argument": PER_VALUE,
+    "tuple of ints": ONCE,  # each int of it is a number argument
     "list length": PER_VALUE,
+    "dict key set": PER_VALUE,
+    "module type": PER_VALUE,
+    "int attribute mutated in forward": EVERY_CALL,
+    "tensor size": ONCE,
+    "size specialised by an op": PER_VALUE,  # `range(x.shape[0])`, RC515's op parameters
+    "range guard": ONCE,  # `if x.shape[0] > 4:` on a dynamic size: crossing it compiles the other side
+    "0/1 specialisation": ONCE,  # a size of 1 is never taken by a dynamic entry (`2 <= s`)
+    "mark_static": PER_VALUE,
     "input requires_grad": PER_VALUE,
     "parameter shape": PER_VALUE,
     "temporary across breaks": EVERY_CALL,
+    "tensor or number argument": PER_VALUE,  # one graph per type (RC519)
 }, verified_on=("2.13",))
 
 # Methods of a local list or dict whose bound method Dynamo holds on the stack while it evaluates the call's
