@@ -63,6 +63,11 @@ NUMBER_FIRST_DIVISIONS = Table({
     "torch.true_divide": None,
 }, verified_on=("2.13",))
 
+# Tensor methods (and `torch.<name>` functions) whose TorchScript result is a `List[Tensor]`, of a length not known
+# when compiling: star-unpacking it (`a, *rest = x.unbind(0)`) fails with `cannot statically infer the expected size
+# of a list in this context`; verified on 2.13.
+TENSOR_LIST_METHODS = Names({"unbind", "split", "tensor_split", "split_with_sizes"}, verified_on=("2.13",))
+
 # `torch.<name>` functions TorchScript has no operator for: scripting a call fails with `Unknown builtin op:
 # aten::<name>` (or `Python builtin ... is currently not supported`), whatever the arguments. Generated on 2.13 by
 # scripting `y = torch.<name>()` in a function of a file for every public non-class callable of `torch`.

@@ -6,6 +6,7 @@ import libcst as cst
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
+from compilelint.torchapi.script import TENSOR_LIST_METHODS
 
 
 class StarUnpacking(SemanticScriptRule):
@@ -53,6 +54,20 @@ class M(torch.nn.Module):
     def forward(self, x):
         dims = [1, 0]
         return x.permute(*dims)  # <-
+'''),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        a, *rest = x.unbind(0)  # <-
+        return a
+'''),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        first, *others = torch.split(x, 1)  # <-
+        return first
 '''),
     )
     good = (
@@ -118,4 +133,9 @@ class M(torch.nn.Module):
         (`List[int]`). Tuples unpack fine (their length is static), so unknown values are not flagged."""
         if type(value) is cst.Name and value.value in getattr(self, "_lists", ()):
             return True
+        if type(value) is cst.Call and (
+                (type(value.func) is cst.Attribute and value.func.attr.value in TENSOR_LIST_METHODS
+                 and ctx.facts.is_tensor(value.func.value))
+                or ctx.qualify(value.func) in {f"torch.{m}" for m in TENSOR_LIST_METHODS}):
+            return True  # `x.unbind(0)`, `torch.split(x, 1)`: a List[Tensor] in TorchScript
         return type(value) in (cst.List, cst.ListComp) or ctx.facts.kind(value) is Kind.SHAPE
