@@ -46,6 +46,8 @@ NO_LINE = "no line: torch names no line for it"
 INSIDE_TORCH = "inside torch: torch's own code reported it (pinned to the library line that called it)"
 OUTSIDE = "outside the library: no frame of the library's own files"
 ORACLE_CODE = "oracle code: the registry's factory, not the library"
+CALLED_SIGNATURE = ("run time: a line of the signature of a function on the TorchScript traceback of a scripted "
+                    "class that failed when called (pinned there from the line torch names)")
 AUTOMATIC_DYNAMIC = "automatic dynamic: the first change of an input size (one recompile, then dynamic)"
 ZERO_ONE = "0/1 specialisation: an input size of 1 (or 0), which Dynamo always specialises, changed"
 AUTOMATIC_DYNAMIC_NUMBER = "automatic dynamic: the first change of an int or float input (one recompile, then dynamic)"
@@ -266,6 +268,18 @@ def _script_events(paths: Paths, result: dict) -> list[dict]:
         if cls.get("status") != "ok":
             out.append(_event(paths, "torchscript", "script_crash", None, None, message=cls["status"],
                               scripted_class=cls["class"]))
+        failed = cls.get("call_error")
+        if failed:
+            # scripted, then failed when called with the inputs its eager self saw: at the line torch names, and
+            # pinned to the signatures on its TorchScript traceback (an unannotated `x=None` typed Tensor)
+            out.append(_event(paths, "torchscript", "script_call_error", failed["file"], failed["line"],
+                              message=failed["error"], scripted_class=cls["class"]))
+            for file, first, last in failed.get("signatures", []):
+                if paths.in_library(file):
+                    for n in range(first, last + 1):
+                        out.append(_event(paths, "torchscript", "script_call_signature", file, n,
+                                          message=failed["error"], why_not=CALLED_SIGNATURE,
+                                          scripted_class=cls["class"]))
     return out
 
 

@@ -37,7 +37,9 @@ RESUMED = "torch_dynamo_resume_in_"  # the function Dynamo makes of what follows
 CONFIRMING_REASONS = {None, "inside torch: torch's own code reported it (pinned to the library line that called it)",
                       "inside torch: a guard on input sizes that torch's own kernels added (CPU convolution's "
                       "backend choice), no library line",
-                      "automatic dynamic: the first change of an int or float input (one recompile, then dynamic)"}
+                      "automatic dynamic: the first change of an int or float input (one recompile, then dynamic)",
+                      "run time: a line of the signature of a function on the TorchScript traceback of a scripted "
+                      "class that failed when called (pinned there from the line torch names)"}
 
 
 def load(path: str) -> tuple[list[dict], list[dict]]:
@@ -108,10 +110,21 @@ def claims_from_sarif(sarif: dict, files: list[str]) -> list[dict]:
             uri = urllib.parse.unquote(loc["artifactLocation"]["uri"])
             if uri not in linted:
                 uri = next((f for f in files if uri.endswith("/" + f)), uri)
-            out.append({"rule": r["ruleId"], "file": uri, "line": start,
-                        "end_line": max(region.get("endLine", start), start),
-                        "targets": r.get("properties", {}).get("targets", []),
-                        "gb_id": r.get("properties", {}).get("gbId")})
+            props = r.get("properties", {})
+            # one result for one construct several rules report (properties.also): a claim of each rule for its own
+            # targets, as if reported apart
+            also = props.get("also", [])
+            shared = {t for part in also for t in part.get("targets", [])}
+            for rule, targets, gb_id, text in [
+                    (r["ruleId"], [t for t in props.get("targets", []) if t not in shared], props.get("gbId"),
+                     r.get("message", {}).get("text", "")),
+                    *((p["ruleId"], p.get("targets", []), p.get("gbId"), p.get("message", "")) for p in also)]:
+                out.append({"rule": rule, "file": uri, "line": start, "end_line": max(region.get("endLine", start), start),
+                            "targets": targets, "gb_id": gb_id, "order": (region.get("startColumn", 0), rule, text)})
+    # in the order the rules' findings have apart (a line's first claim of a target names the rule in the table)
+    out.sort(key=lambda c: (c["file"], c["line"], c["order"]))
+    for c in out:
+        del c["order"]
     return out
 
 
@@ -402,8 +415,9 @@ def render(result: dict) -> str:
     if "on_scriptable" in ts:
         out += ["", f"TorchScript findings on lines real torch.jit.script compiled clean: {len(ts['on_scriptable'])}"
                     + "".join(f"\n- {site}" for site in ts["on_scriptable"])
-                    + (f" (and {len(ts['on_scriptable_rejected_elsewhere'])} that another model's scripting "
-                       "rejects)" if ts["on_scriptable_rejected_elsewhere"] else "")]
+                    + (f" (and {len(ts['on_scriptable_rejected_elsewhere'])} where torch fails otherwise: another "
+                       "model's scripting, or the scripted class called)" if ts["on_scriptable_rejected_elsewhere"]
+                       else "")]
     out += ["", "| library | version | models | files linted | lines | findings | per 1,000 lines |",
             "|---|---|---:|---:|---:|---:|---:|"]
     for name, lib in sorted(result["libraries"].items()):
