@@ -60,6 +60,13 @@ class Finding:
     related: list[Related] = field(default_factory=list)
     # Why its code is compiled: the entry point, then each function called on the way to the finding's function
     reached_from: list[Related] = field(default_factory=list)
+    # The findings of rules for other targets about the same construct at the same node, shown with this one as
+    # one result (compilelint/report/merge.py); empty as the rules report them
+    also: list[Finding] = field(default_factory=list)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return (self.code, *(f.code for f in self.also))
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.col, self.code, self.message)

@@ -60,7 +60,8 @@ def test_sarif_validates_and_has_github_fields(tmp_path):
         assert run["tool"]["driver"]["rules"][res["ruleIndex"]]["id"] == res["ruleId"]
     gb = next(r for r in run["results"] if r["ruleId"] == "GB401")
     assert gb["properties"]["gbId"] == "GB0124"
-    assert gb["properties"]["targets"] == ["dynamo"]
+    # `.item()` read into Python: one result for the graph break and the frozen trace (TR302)
+    assert gb["properties"]["targets"] == ["dynamo", "trace"] and gb["properties"]["codes"] == ["GB401", "TR302"]
     assert gb["properties"]["probeState"] == "unverified"
 
 

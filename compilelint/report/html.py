@@ -10,6 +10,7 @@ from collections import Counter, defaultdict
 
 from compilelint import __version__
 from compilelint.findings import UNVERIFIED, Finding
+from compilelint.report.merge import one_per_construct, targets_text
 from compilelint.report.sarif import help_uri
 from compilelint.report.text import summary_line
 
@@ -59,6 +60,7 @@ def _rule_text(code: str) -> tuple[str, str, str]:
 
 
 def render_html(findings: list[Finding], *, files: int = 0, targets_note: str = "", **_: object) -> str:
+    findings = one_per_construct(findings)
     by_file: dict[str, dict[str, list[Finding]]] = defaultdict(lambda: defaultdict(list))
     for f in findings:
         by_file[f.path][f.code].append(f)
@@ -99,8 +101,9 @@ def render_html(findings: list[Finding], *, files: int = 0, targets_note: str = 
                 source = lines[f.line - 1] if lines and 1 <= f.line <= len(lines) else f.source_line
                 state = f" ({f.probe_state})" if f.probe_state != UNVERIFIED else ""
                 gb = f" [{f.gb_id}]" if f.gb_id else ""
+                shared = f" ({targets_text(f)})" if f.also else ""
                 parts.append(f"<li><span class=loc>{esc(path)}:{f.line}:{f.col + 1}</span> "
-                             f"{esc(f.message)}{esc(gb)}{esc(state)}")
+                             f"{esc(f.message)}{esc(gb)}{esc(shared)}{esc(state)}")
                 if source:
                     parts.append(f"<pre>{f.line:>5} | {esc(source.rstrip())}</pre>")
                 for ev in f.evidence:

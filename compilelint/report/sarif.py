@@ -6,7 +6,10 @@ regions, partialFingerprints that survive line moves and do not depend on the wo
 primaryLocationLineHash, and compilelint's hash of rule, file, function and line text), a helpUri per rule
 (torch's graph-break page for a rule with a Dynamo GB id),
 an automationDetails id so static and probe uploads do not replace each other, and a result cap
-below GitHub's 25,000 results per run.
+below GitHub's 25,000 results per run. One construct that several rules report for different targets is one
+result (compilelint/report/merge.py): its rule's id, fingerprints and location, `properties.targets` with every
+target, `properties.codes` with every code, and `properties.also` with each other rule's id, targets, level and
+message; the fixes of all of them.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from compilelint import __version__
 from compilelint.findings import Finding
 from compilelint.paths import root_relative, stable_fingerprint
 from compilelint.report.line_hash import file_line_hashes
+from compilelint.report.merge import one_per_construct, parts
 from compilelint.rules.base import RuleMeta
 from compilelint.rules.registry import ENGINE_DESCRIPTIONS, all_rules
 
@@ -142,6 +146,7 @@ def render_sarif(findings: list[Finding], *, root: str = ".", rule_codes: list[s
     `uri_root`: what artifact URIs are relative to (the repository's top, which code scanning resolves them
     against; default: `root`)."""
     uri_root = uri_root or root
+    findings = one_per_construct(findings)
     rules = all_rules()
     codes = sorted(set(rule_codes or []) | {f.code for f in findings})
     descriptors, index_of = [], {}
@@ -167,6 +172,10 @@ def render_sarif(findings: list[Finding], *, root: str = ".", rule_codes: list[s
             props["gbId"] = f.gb_id
         if f.evidence:
             props["evidence"] = list(f.evidence)
+        if f.also:
+            props["codes"] = list(f.codes)
+            props["also"] = [{"ruleId": p.code, "targets": list(p.targets), "level": _LEVEL.get(p.severity, "warning"),
+                              "message": p.message, **({"gbId": p.gb_id} if p.gb_id else {})} for p in f.also]
         result = om.Result(
             rule_id=f.code, rule_index=index_of[f.code], level=_LEVEL.get(f.severity, "warning"),
             message=om.Message(text=f.message),
@@ -183,12 +192,14 @@ def render_sarif(findings: list[Finding], *, root: str = ".", rule_codes: list[s
                 id=i, message=om.Message(text=r.message), physical_location=om.PhysicalLocation(
                     artifact_location=_artifact(r.path or f.path, root),
                     region=om.Region(start_line=r.line, start_column=r.col + 1))) for i, r in enumerate(places)]
-        if f.fix is not None:
-            result.fixes = [om.Fix(description=om.Message(text=f.fix.description), artifact_changes=[om.ArtifactChange(
+        fixes = list({(x.start_line, x.start_col, x.end_line, x.end_col, x.text): x
+                      for x in (p.fix for p in parts(f)) if x is not None}.values())
+        if fixes:
+            result.fixes = [om.Fix(description=om.Message(text=fix.description), artifact_changes=[om.ArtifactChange(
                 artifact_location=_artifact(f.path, uri_root),
                 replacements=[om.Replacement(deleted_region=om.Region(
-                    start_line=f.fix.start_line, start_column=f.fix.start_col + 1, end_line=f.fix.end_line,
-                    end_column=f.fix.end_col + 1), inserted_content=om.ArtifactContent(text=f.fix.text))])])]
+                    start_line=fix.start_line, start_column=fix.start_col + 1, end_line=fix.end_line,
+                    end_column=fix.end_col + 1), inserted_content=om.ArtifactContent(text=fix.text))])]) for fix in fixes]
         results.append(result)
 
     notifications = []

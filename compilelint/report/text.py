@@ -12,12 +12,15 @@ import os
 from collections import Counter
 
 from compilelint.findings import UNVERIFIED, Finding
+from compilelint.report.merge import one_per_construct, parts, targets_text
 
 
 def finding_line(f: Finding) -> str:
     extra = f" [{f.gb_id}]" if f.gb_id else ""
+    # one result for several rules' findings about one construct: each target, and the code of each other part
+    shared = f" ({targets_text(f)})" if f.also else ""
     state = f" ({f.probe_state})" if f.probe_state != UNVERIFIED else ""
-    return f"{f.path}:{f.line}:{f.col + 1}: {f.code} [{f.severity}] {f.message}{extra}{state}"
+    return f"{f.path}:{f.line}:{f.col + 1}: {f.code} [{f.severity}] {f.message}{extra}{shared}{state}"
 
 
 def _rule_name(code: str) -> str:
@@ -35,7 +38,9 @@ def _rule_name(code: str) -> str:
 
 def rule_statistics(findings: list[Finding]) -> list[dict]:
     """Per code, most frequent first (as `ruff --statistics`): count, name, and how many findings `--fix`
-    fixes (`fixable`) and how many only `--unsafe-fixes` does (`unsafe_fixable`)."""
+    fixes (`fixable`) and how many only `--unsafe-fixes` does (`unsafe_fixable`). A result that stands for several
+    rules' findings (one construct) counts for each of their codes."""
+    findings = [p for f in findings for p in parts(f)]
     counts = Counter(f.code for f in findings)
     safe = Counter(f.code for f in findings if f.fix is not None and f.fix.safe)
     unsafe = Counter(f.code for f in findings if f.fix is not None and not f.fix.safe)
@@ -54,8 +59,9 @@ def _statistics_lines(findings: list[Finding]) -> list[str]:
 def summary_line(findings: list[Finding], files: int) -> str:
     if not findings:
         return f"All checks passed ({files} file{'s' if files != 1 else ''})."
-    safe = sum(1 for f in findings if f.fix is not None and f.fix.safe)
-    unsafe = sum(1 for f in findings if f.fix is not None and not f.fix.safe)
+    fixes_of = [[p.fix for p in parts(f) if p.fix is not None] for f in findings]
+    safe = sum(1 for fixes in fixes_of if any(x.safe for x in fixes))
+    unsafe = sum(1 for fixes in fixes_of if fixes and not any(x.safe for x in fixes))
     fixes = []
     if safe:
         fixes.append(f"{safe} fixable with --fix")
@@ -78,10 +84,11 @@ def render_text(findings: list[Finding], *, files: int = 0, show_source: bool = 
                 quiet: bool = False, concise: bool = False, targets_note: str = "", explain_scope: bool = False,
                 **_: object) -> str:
     out: list[str] = [targets_note] if targets_note and not quiet else []
+    shown = one_per_construct(findings)
     if statistics:
         out += _statistics_lines(findings)
     else:
-        for f in findings:
+        for f in shown:
             out.append(finding_line(f))
             if concise:
                 continue
@@ -94,7 +101,7 @@ def render_text(findings: list[Finding], *, files: int = 0, show_source: bool = 
                     f"{r.message.removeprefix('entry point: ').removeprefix('calls ')} ({_relative(r.path) if r.path else f.path}:{r.line})"
                     for r in f.reached_from) + f" -> {f.context or '?'}")
     if not quiet:
-        out.append(summary_line(findings, files))
+        out.append(summary_line(shown, files))
     return "\n".join(out) + ("\n" if out else "")
 
 

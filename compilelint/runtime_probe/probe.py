@@ -467,11 +467,13 @@ def render(result: ProbeResult, output_format: str, *, category: str = "compilel
     from compilelint import __version__
     from compilelint.report import FORMATS
     from compilelint.report.json import finding_json
+    from compilelint.report.merge import one_per_construct
 
     if output_format == "json":
         payload = {"tool": "compilelint", "mode": "probe", "version": __version__,
                    "targets": [target_summary(r) for r in result.runs],
-                   "findings": [finding_json(f) for f in result.findings],  # 1-based columns, as `check`
+                   # 1-based columns, one finding per construct, as `check`
+                   "findings": [finding_json(f) for f in one_per_construct(result.findings)],
                    "interrupted": None if result.interrupted is None else _signal_name(result.interrupted)}
         return json.dumps(payload, indent=2, sort_keys=True) + "\n"
     text = FORMATS[output_format](result.findings, files=len(result.files), root=".",
