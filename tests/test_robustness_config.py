@@ -62,7 +62,8 @@ def entries(directory: Path) -> list[Path]:
 
 
 def findings_of(stdout: str) -> list[tuple[str, int, str]]:
-    return sorted((f["path"], f["line"], f["code"]) for f in json.loads(stdout)["findings"])
+    """Every rule's finding, those shown with another one's (one construct, `also`) included."""
+    return sorted((p["path"], p["line"], p["code"]) for f in json.loads(stdout)["findings"] for p in (f, *f["also"]))
 
 
 # --- the cache ------------------------------------------------------------------------------------------------
