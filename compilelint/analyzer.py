@@ -215,7 +215,7 @@ class RuleContext:
             # users compile and export for inference first, in eval(): a claim only a training step can meet is
             # one level lower, and says so (TorchScript compiles both sides, so its claims stand)
             severity = _LOWER.get(severity, severity)
-            message = (message or rule.message).rstrip(". ") + " (training path only: `self.training` is False in eval())"
+            message = (message or rule.message).rstrip(". ") + " (training only)"
         self._analyzer.candidates.append(Candidate(
             rule=rule.code, node=node, message=message or rule.message, severity=severity,
             targets=tuple(rule.targets), gb_id=gb_id or rule.gb_id, scope_key=scope_key,

@@ -22,6 +22,15 @@ if TYPE_CHECKING:
 MARKER = "# <-"
 
 
+def brief(code: str, width: int = 28) -> str:
+    """Code named in a message: its first line, cut to `width` characters (messages stay near 80)."""
+    lines = code.strip().splitlines() or [""]
+    text = lines[0].strip()
+    if len(text) > width or len(lines) > 1:
+        text = text[:width - 1].rstrip() + "…"
+    return text
+
+
 @dataclass(frozen=True)
 class Example:
     """A snippet that defines `entry` (an nn.Module class built with no arguments, or a function).
@@ -81,8 +90,11 @@ class Rule:
     # frame that recompiles: the probe confirms them from a recompile of the resume function of that line.
     claims_resume_frame: ClassVar[bool] = False
     # The id an older torch gives the same break on the same line, where its registry differs
-    # ({"2.11": "GB0007"}); the rule's message names it too, so the probe confirms the finding there.
+    # ({"2.11": "GB0007"}): the probe confirms the finding with it there (`confirming_gb_ids`).
     older_gb_ids: ClassVar[dict[str, str]] = {}
+    # Other ids Dynamo gives the same construct where the detector cannot tell which (GB402's `.tolist()`: GB0109
+    # for float tensors, GB0033 for integer ones): a break at the line with one of them confirms the finding too.
+    also_gb_ids: ClassVar[tuple[str, ...]] = ()
     # What its findings are about (compilelint.semantic.constructs.Construct), where that is one construct: a
     # finding of a rule for another target that names the same construct at the same node is reported with it,
     # as one result (compilelint/report/merge.py). None: its findings stand alone.
@@ -132,6 +144,12 @@ class Rule:
             return False
         return cls.family == "torchscript" or (cls.family == "annotations" and bool(cls.bad)
                                                and all(e.check in ("", "script") for e in cls.bad))
+
+    @classmethod
+    def confirming_gb_ids(cls, gb_id: str | None) -> frozenset[str] | None:
+        """The Dynamo ids of a break at a finding's line that confirm it (the runtime probe): the finding's own
+        `gb_id`, the rule's `also_gb_ids` and `older_gb_ids`; None: any break there does."""
+        return frozenset(i for i in (gb_id, cls.gb_id, *cls.also_gb_ids, *cls.older_gb_ids.values()) if i)
 
     @classmethod
     def settle(cls, finding: Any, index: Any, scope: Any) -> Any:

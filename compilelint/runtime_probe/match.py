@@ -4,7 +4,7 @@ events no finding predicted into runtime-only findings (codes in codes.py).
 Works on the children's JSON only (the parent never imports user code or torch).
 
 A static finding is `confirmed` by a target when an event of one of its compile paths sits on its lines:
-  dynamo       a graph-break record at the line (with the rule's GB id, or one its message names);
+  dynamo       a graph-break record at the line (with the finding's GB id, or another its rule accepts);
   recompile    a recompile whose failing guard came from the line (torch's "User stack trace"), or whose
                guarded expression (`self.calls`) appears on the line;
   torchscript  torch.jit.script's error location is the line;
@@ -173,11 +173,16 @@ def _at(f: Finding, file: str | None, line: int | None) -> bool:
 
 
 def _same_break(f: Finding, gb_ids: list[str]) -> bool:
-    """The break is the one the finding predicts: its GB id, or one its message names (a rule that cannot
-    tell int from float tensors says "GB0109 ... GB0033"), or any break when the rule gives no id."""
+    """The break is the one the finding predicts: its GB id, or another its rule says the construct breaks with
+    (`Rule.confirming_gb_ids`: a rule that cannot tell int from float tensors, an older release's id), or any
+    break when the finding gives no id."""
     if not f.gb_id:
         return True
-    return any(g == f.gb_id or g in f.message for g in gb_ids)
+    from compilelint.rules.registry import all_rules
+
+    rule = all_rules().get(f.code)
+    accepted = rule.confirming_gb_ids(f.gb_id) if rule is not None else frozenset({f.gb_id})
+    return accepted is None or any(g in accepted for g in gb_ids)
 
 
 def _guard_subject(reason: str) -> str:

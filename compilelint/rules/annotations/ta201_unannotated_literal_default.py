@@ -25,8 +25,7 @@ class UnannotatedLiteralDefault(Rule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = True
-    message = ("parameter `{param}` has a {type} default but no annotation: TorchScript assumes `Tensor` and "
-               "rejects the default; annotate it `{param}: {type}`")
+    message = '`{param}` has a {type} default but no annotation; annotate `{type}`'
     doc = RuleDoc(
         what="Flags parameters of compiled functions that have a literal default (int, float, bool, str) and no annotation.",
         why=("TorchScript types every unannotated parameter as `Tensor`, whatever its default; scripting then "

@@ -15,8 +15,7 @@ class UnannotatedScalarParam(Rule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = True
-    message = ("parameter `{param}` has no annotation, so TorchScript types it `Tensor`, but it is used as {what} "
-               "({use}); annotate it `{param}: {type}`")
+    message = '`{param}` is used as {what} but unannotated (typed Tensor)'
     doc = RuleDoc(
         what=("Flags parameters of compiled functions that have neither an annotation nor a default and are used "
               "where only a Python scalar fits: `range(k)`, a slice bound, a size or `dim=` argument, a comparison "

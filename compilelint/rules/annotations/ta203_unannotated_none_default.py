@@ -15,8 +15,7 @@ class UnannotatedNoneDefault(Rule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = True
-    message = ("parameter `{param}=None` has no annotation, so TorchScript types it `Tensor` and calling with the "
-               "default fails at run time; annotate it `{param}: {type} = None`")
+    message = '`{param}=None` unannotated is typed Tensor; annotate `{type}`'
     doc = RuleDoc(
         what="Flags parameters of compiled functions with a `None` default and no annotation.",
         why=("TorchScript types an unannotated parameter as `Tensor` even when its default is `None`. The module "

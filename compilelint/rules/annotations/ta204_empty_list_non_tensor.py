@@ -5,7 +5,7 @@ import libcst as cst
 
 from compilelint.analysis.pytypes import function_types
 from compilelint.rules.annotations._containers import container_type
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 
 
 def _is_empty_list(value: cst.BaseExpression) -> bool:
@@ -21,8 +21,7 @@ class EmptyListNonTensor(Rule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = True
-    message = ("`{name} = []` is typed `List[Tensor]` by TorchScript, but {what} is appended to it; "
-               "annotate it `{name}: {type} = []`")
+    message = '`{name} = []` is `List[Tensor]`, gets {what}; annotate it'
     doc = RuleDoc(
         what="Flags an empty list literal (or `list()`) in compiled code that later receives non-Tensor elements.",
         why=("TorchScript gives an unannotated empty list the type `List[Tensor]`; appending an int, float, str or "
@@ -115,6 +114,6 @@ class M(torch.nn.Module):
         annotation = container_type(ctx.facts.aliases, "List", typ)
         fixed = cst.AnnAssign(target=assign.targets[0].target, annotation=cst.Annotation(cst.parse_expression(annotation)),
                               value=assign.value)
-        what = f"`{ctx.code_for(value)}` ({typ})"
-        ctx.report(assign, self.message.format(name=name, what=what, type=annotation),
+        what = f"`{brief(ctx.code_for(value), 24)}` ({brief(typ, 24)})"
+        ctx.report(assign, self.message.format(name=brief(name, 24), what=what, type=annotation),
                    fix=(assign, fixed, f"annotate `{name}: {annotation}`"))

@@ -21,8 +21,7 @@ class EmptyDictNonDefaultTypes(Rule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = True
-    message = ("`{name} = {{}}` is typed `Dict[str, Tensor]` by TorchScript, but it is filled with {what}; "
-               "annotate it `{name}: {type} = {{}}`")
+    message = '`{name} = {{}}` is `Dict[str, Tensor]` but gets {what}; annotate it'
     doc = RuleDoc(
         what=("Flags an empty dict literal (or `dict()`) in compiled code that later receives non-str keys or "
               "non-Tensor values."),

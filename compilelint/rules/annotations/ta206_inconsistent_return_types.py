@@ -15,9 +15,7 @@ class InconsistentReturnTypes(Rule):
     family = "annotations"
     targets = ("torchscript",)
     severity = "error"
-    message = ("this `return` gives {this}, but an earlier `return` in `{func}` gives {first}: TorchScript needs "
-               "one return type on every path; return the same type everywhere (e.g. a tuple of the same arity, "
-               "a float literal `0.0`)")
+    message = '`return` gives {this}, an earlier one {first}; use one type'
     doc = RuleDoc(
         what=("Flags a compiled function whose `return` statements give values of different types on different "
               "paths: a Tensor here and a tuple there, tuples of different lengths, an int and a float."),

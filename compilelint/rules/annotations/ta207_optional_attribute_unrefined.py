@@ -26,9 +26,7 @@ class OptionalAttributeUnrefined(Rule):
     family = "annotations"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`self.{attr}` is declared Optional, and TorchScript does not refine attributes: `if self.{attr} is "
-               "not None` does not make it a Tensor; copy it to a local first (`{attr} = self.{attr}`, "
-               "then `if {attr} is not None:` and use `{attr}`)")
+    message = 'Optional `self.{attr}` is not refined; copy it to a local first'
     doc = RuleDoc(
         what=("Flags uses of a class-level `Optional[...]` attribute as a value (arithmetic, method call, indexing) "
               "in compiled code."),

@@ -15,8 +15,7 @@ class AnyParamUsed(Rule):
     family = "annotations"
     targets = ("torchscript",)
     severity = "error"
-    message = ("parameter `{param}: Any` is used through {use}, which TorchScript cannot type; annotate it with the "
-               "concrete type (e.g. `Dict[str, float]`, `Tensor`)")
+    message = '`{param}: Any` is used through {use}; give its concrete type'
     doc = RuleDoc(
         what="Flags compiled-function parameters annotated `Any` whose value is used (attribute, arithmetic, indexing, call).",
         why=("TorchScript's `Any` is an opaque type: it can be passed along but not used. `meta['scale']` fails "

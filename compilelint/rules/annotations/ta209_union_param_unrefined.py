@@ -30,9 +30,7 @@ class UnionParamUnrefined(Rule):
     family = "annotations"
     targets = ("torchscript",)
     severity = "error"
-    message = ("parameter `{param}` is a Union of {members} and is used through {use} without an `isinstance` "
-               "check: TorchScript cannot pick an operation for a Union; branch on `isinstance({param}, ...)` "
-               "first, or accept one type")
+    message = 'Union `{param}` is used through {use} without `isinstance`'
     doc = RuleDoc(
         what=("Flags compiled-function parameters typed `Union[...]` with a Tensor or container member, used as a "
               "value with no `isinstance` check on them in the function."),

@@ -19,8 +19,7 @@ class BareContainerAnnotation(Rule):
     family = "annotations"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`{ann}` without element types cannot be compiled by TorchScript; spell the element types, "
-               "e.g. `{example}`")
+    message = '`{ann}` needs element types, e.g. `{example}`'
     doc = RuleDoc(
         what="Flags `List`, `Dict`, `Tuple`, `list`, `dict`, `tuple` annotations without element types in compiled code.",
         why=("TorchScript needs the contained types: `xs: List` fails with `Attempted to use List without a "

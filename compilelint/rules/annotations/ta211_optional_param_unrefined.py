@@ -15,8 +15,7 @@ class OptionalParamUnrefined(Rule):
     family = "annotations"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`{param}` is Optional and is used through {use} with no `is None` check anywhere in the function: "
-               "TorchScript rejects it; test `if {param} is not None:` (or `assert {param} is not None`) first")
+    message = 'Optional `{param}` is used through {use} with no `is None` test'
     doc = RuleDoc(
         what=("Flags uses (arithmetic, attribute, indexing, call) of an `Optional[...]` parameter in a compiled "
               "function that never checks it against None."),

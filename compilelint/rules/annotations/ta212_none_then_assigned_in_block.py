@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.pytypes import function_types, is_none
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 
 _BLOCKS = (cst.If, cst.Else, cst.For, cst.While, cst.With, cst.Try, cst.ExceptHandler, cst.Finally)
 
@@ -16,8 +16,7 @@ class NoneThenAssignedInBlock(Rule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = True
-    message = ("`{name} = None` makes TorchScript type `{name}` as NoneType, and it is assigned {what} inside a "
-               "nested block later; annotate it `{name}: {type} = None`")
+    message = '`{name} = None` is NoneType, later gets {what}; annotate it'
     doc = RuleDoc(
         what=("Flags a local initialised to `None` without annotation and assigned another value inside a later "
               "`if`/`for`/`while`/`with` block (the running-best / lazily-set pattern)."),
@@ -98,14 +97,14 @@ class M(torch.nn.Module):
         self.pending.pop(name)
         typ = function_types(ctx.function).element_type(node.value, ctx.facts)
         optional = next((k for k, v in ctx.facts.aliases.items() if v == "typing.Optional"), None)
-        what = f"`{ctx.code_for(node.value)}`"
+        what = f"`{brief(ctx.code_for(node.value), 24)}`"
         if typ is None:
-            ctx.report(first, self.message.format(name=name, what=what, type="Optional[<its type>]"))
+            ctx.report(first, self.message.format(name=brief(name, 24), what=what, type="Optional[<its type>]"))
             return
         if typ == "torch.Tensor" and ctx.facts.aliases.get("torch") != "torch":
             typ = "Tensor"
         annotation = f"{optional}[{typ}]" if optional else f"{typ} | None"  # PEP 604 needs Python 3.10: unsafe
         fixed = cst.AnnAssign(target=first.targets[0].target, annotation=cst.Annotation(cst.parse_expression(annotation)),
                               value=first.value)
-        ctx.report(first, self.message.format(name=name, what=what, type=annotation),
+        ctx.report(first, self.message.format(name=brief(name, 24), what=what, type=annotation),
                    fix=(first, fixed, f"annotate `{name}: {annotation}`"), unsafe_fix=optional is None)

@@ -13,13 +13,13 @@ class TolistWithoutTypeHint(Rule):
     family = "annotations"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript needs the result type of `.tolist()` spelled out; assign it to an annotated local "
-               "first: `{example}: List[int] = {call}` (or `List[float]`, `List[List[int]]` for 2-D)")
+    message = '`.tolist()` needs an annotated target: `{example}: List[int]`'
     doc = RuleDoc(
         what=("Flags `tensor.tolist()` in compiled code whose result is not the value of an annotated assignment "
               "(or the `return` of a function with a return annotation)."),
-        why=("The element type and nesting of `tolist()` depend on the tensor's dtype and rank, which TorchScript "
-             "does not know statically: `Expected type hint for result of tolist()`."),
+        why=(("The element type and nesting of `tolist()` depend on the tensor's dtype and rank, which TorchScript "
+              'does not know statically: `Expected type hint for result of tolist()`. Annotate the local: `values: '
+              'List[int] = t.tolist()` (`List[float]`, `List[List[int]]` for 2-D).')),
         example="for label in labels.tolist():\n    names.append(self.classes[label])",
         use_instead="label_ids: List[int] = labels.tolist()\nfor label in label_ids:\n    names.append(self.classes[label])",
     )

@@ -14,9 +14,7 @@ class AnyComparedWithNone(Rule):
     family = "annotations"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`{param}: Any` compared with None: TorchScript decides `{param} {op} None` when it compiles, as if "
-               "`{param}` were never None, so the scripted code takes the other branch when it is; annotate it "
-               "`Optional[T]`")
+    message = '`{param}: Any` compared with None is decided when scripted'
     doc = RuleDoc(
         what="Flags `x is None` / `x is not None` where `x` is a parameter annotated `Any` in a compiled function.",
         why=("TorchScript scripts the function without complaint, but it treats an `Any` as a value that is not "

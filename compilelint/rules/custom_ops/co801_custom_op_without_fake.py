@@ -6,7 +6,7 @@ import re
 import libcst as cst
 
 from compilelint.analysis.names import dotted
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.custom_ops._common import NOT_TREE_HEADS, CustomOpRule
 from compilelint.semantic.custom_ops import OpDefinition, op_name_of_ops_path
 
@@ -16,26 +16,15 @@ _PENDING = re.compile(r"^`[^`]+` \(`([^`]+)`\)")
 
 def _message(written: str, op: OpDefinition) -> str:
     if op.how == "define":
-        return (f"`{written}` calls custom op `{op.name}`, declared with a schema and no fake (or Meta) kernel anywhere "
-                f"in the linted tree: torch.compile breaks the graph here (GB0090 \"Operator does not support running "
-                f"with fake tensors\"; fullgraph=True raises) and torch.export fails (UnsupportedOperatorException); "
-                f"add one with `@torch.library.register_fake(\"{op.name}\")` returning empty tensors of the output's "
-                f"shape and dtype")
-    register = f"@{op.python.rpartition('.')[2]}.register_fake" if op.python else \
-        f"@torch.library.register_fake(\"{op.name}\")"
-    return (f"`{written}` calls custom op `{op.name}`, which has no fake implementation anywhere in the linted tree: "
-            f"torch.compile fails here (TorchRuntimeError \"RuntimeError when making fake tensor call\", with or "
-            f"without fullgraph) and torch.export fails (\"There was no fake impl registered\"); add one with "
-            f"`{register}` returning empty tensors of the output's shape and dtype")
+        return f"`{brief(written, 20)}` calls custom op `{op.name}`: no fake or Meta kernel"
+    return f"`{brief(written, 20)}` calls custom op `{op.name}`, which has no fake"
 
 
 class CustomOpWithoutFake(CustomOpRule):
     code = "CO801"
     name = "custom-op-without-fake"
     tree_facts = True
-    message = ("A custom op with no fake implementation anywhere in the linted tree is called in compiled code: "
-               "torch.compile and torch.export run every op on fake tensors and fail here; register one with "
-               "`@<op>.register_fake` / `torch.library.register_fake(\"ns::op\")`")
+    message = "custom op with no fake implementation in the tree is called here"
     torch_error = ("no fake impl registered", "when making fake tensor call", "does not support running with fake tensors",
                    "UnsupportedOperatorException")
     version_note = ("Verified on 2.13 (CPU): a `torch.library.custom_op` with no fake scripts and traces, but "
@@ -52,12 +41,14 @@ class CustomOpWithoutFake(CustomOpRule):
               "in any file of the linted tree (`register_fake`, `@op.register_fake`, `impl_abstract`, a Meta or "
               "composite kernel). Ops defined outside the tree (C++ `TORCH_LIBRARY`, installed packages) are not "
               "judged."),
-        why=("A custom op is opaque to the compilers: Dynamo and export run it on fake tensors, which carry shapes "
-             "and no data, to learn what it returns. Without a fake implementation that run has nothing to call, so "
-             "torch.compile fails (a `custom_op`: TorchRuntimeError, even without fullgraph; a `define`d op: a graph "
-             "break, GB0090) and torch.export stops. Eager, TorchScript and jit.trace never ask for it, so the op "
-             "passes every test until the model is compiled. NMS, voxelisation and point-sampling ops wrapped for a "
-             "perception stack are the usual case."),
+        why=(('A custom op is opaque to the compilers: Dynamo and export run it on fake tensors, which carry shapes'
+              ' and no data, to learn what it returns. Without a fake implementation that run has nothing to call, '
+              'so torch.compile fails (a `custom_op`: TorchRuntimeError, even without fullgraph; a `define`d op: a '
+              'graph break, GB0090) and torch.export stops. Eager, TorchScript and jit.trace never ask for it, so '
+              'the op passes every test until the model is compiled. NMS, voxelisation and point-sampling ops '
+              'wrapped for a perception stack are the usual case. Register a fake with `@<op>.register_fake` (or '
+              '`torch.library.register_fake("ns::op")`) returning empty tensors of the output\'s shape and dtype; an'
+              ' op declared with a schema breaks the graph (GB0090), one without fails outright.')),
         example=('@torch.library.custom_op("det::nms", mutates_args=())\n'
                  "def nms(boxes: Tensor, scores: Tensor, iou: float) -> Tensor:\n"
                  "    ...\n\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.nodes import string_value
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.custom_ops._common import CustomOpRule, custom_op_decorator
 from compilelint.semantic.custom_ops import REGISTER_FAKE
 
@@ -48,9 +48,7 @@ class FakeImplWrong(CustomOpRule):
     code = "CO802"
     name = "fake-impl-reads-data-or-fixes-shape"
     applies_to = "anywhere"  # a fake runs only under torch.compile / torch.export: that is what it is for
-    message = ("A fake implementation reads tensor data, or gives an output whose size depends on the data a fixed "
-               "shape: fake tensors have no data, and a fixed shape is what the compiled graph then uses; size such "
-               "outputs with `torch.library.get_ctx().new_dynamic_size()`")
+    message = "fake implementation reads tensor data or fixes a data-dependent size"
     torch_error = ("data-dependent", "PendingUnbackedSymbolNotFound", "GuardOnDataDependentSymNode")
     # torch names the op's call in forward (and, for a guard under export, the fake's line too): the harness judges
     # a bad example by the error's text
@@ -71,11 +69,13 @@ class FakeImplWrong(CustomOpRule):
               "`bool()` of tensor data, an `if` or `while` on it), and the `return` of a fake whose op's real "
               "implementation returns a data-dependent size (a boolean mask, `nonzero`, `unique`) while the fake makes "
               "no data-dependent size (`new_dynamic_size()`, `.item()`, `nonzero()`)."),
-        why=("torch.compile and torch.export call the fake on fake tensors: shapes, dtypes, no values. Asking one for a "
-             "Python number fails the compile. Returning a fixed shape does not fail: the graph takes the fake's word, "
-             "so every later read of the output's size (a count of kept boxes, a buffer sized by it) is the fake's "
-             "size, not the real one, and the compiled model silently returns other results than eager. NMS, "
-             "thresholding and voxel ops have outputs of data-dependent length."),
+        why=(('torch.compile and torch.export call the fake on fake tensors: shapes, dtypes, no values. Asking one '
+              'for a Python number fails the compile. Returning a fixed shape does not fail: the graph takes the '
+              "fake's word, so every later read of the output's size (a count of kept boxes, a buffer sized by it) "
+              "is the fake's size, not the real one, and the compiled model silently returns other results than "
+              'eager. NMS, thresholding and voxel ops have outputs of data-dependent length. Size a data-dependent '
+              'output with `torch.library.get_ctx().new_dynamic_size()` (or the unbacked size `n.item()`), and '
+              'compute shapes from shapes only.')),
         example=("@keep_positive.register_fake\n"
                  "def _(x):\n"
                  "    return torch.empty_like(x)  # the real op returns x[x > 0]"),
@@ -275,14 +275,9 @@ class M(torch.nn.Module):
                                                                      "torch.unique", "torch.argwhere"):
             self.sized = True
         if method in ("tolist", "numpy"):
-            ctx.report(node, f"fake implementation of `{self.fake_of}` reads tensor data (`.{method}()`): fake tensors "
-                             f"have none, so torch.compile and torch.export fail here (PendingUnbackedSymbolNotFound); "
-                             f"size the output with `torch.library.get_ctx().new_dynamic_size()` or a bare `.item()`")
+            ctx.report(node, f"fake of `{brief(self.fake_of, 24)}` reads tensor data (`.{method}()`); use `new_dynamic_size()`")
         elif type(func) is cst.Name and func.value in _TO_PYTHON and node.args and self._reads_data(node.args[0].value, ctx):
-            ctx.report(node, f"fake implementation of `{self.fake_of}` turns tensor data into a Python number "
-                             f"(`{func.value}(...)`): fake tensors have no data, so torch.compile and torch.export fail "
-                             f"here (\"data-dependent expression\"); use the unbacked size itself (`n.item()`, or "
-                             f"`torch.library.get_ctx().new_dynamic_size()`)")
+            ctx.report(node, f"fake of `{brief(self.fake_of, 24)}` turns tensor data into a number (`{func.value}(...)`)")
 
     def _reads_data(self, expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
         if type(expr) is cst.Name:  # a bare argument may be a float the op takes
@@ -293,10 +288,7 @@ class M(torch.nn.Module):
     def _branch(self, node: cst.CSTNode, test: cst.BaseExpression, ctx) -> None:  # noqa: ANN001
         if self._in_fake(ctx) and self._reads_data(test, ctx):
             ctx.report(node.test if hasattr(node, "test") else node,
-                       f"fake implementation of `{self.fake_of}` branches on tensor data: fake tensors have none, so "
-                       f"torch.compile and torch.export fail here (\"Could not guard on data-dependent expression\"); "
-                       f"a fake computes shapes from shapes, and a data-dependent size with "
-                       f"`torch.library.get_ctx().new_dynamic_size()`")
+                       f"fake of `{brief(self.fake_of, 24)}` branches on tensor data; compute shapes from shapes")
 
     def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
         self._branch(node, node.test, ctx)
@@ -311,10 +303,7 @@ class M(torch.nn.Module):
         if self.fake_of is None or self.fake_of not in self.dynamic_ops or self.sized:
             return
         for ret in self.returns:
-            ctx.report(ret, f"fake implementation of `{self.fake_of}` returns a fixed shape, but the op's real "
-                            f"implementation returns a size that depends on the data: the compiled and exported "
-                            f"programs use the fake's size wherever the model reads it, and return other results than "
-                            f"eager; size it with `n = torch.library.get_ctx().new_dynamic_size()`")
+            ctx.report(ret, f"fake of `{brief(self.fake_of, 24)}` returns a fixed shape for a data-dependent size")
 
 
 def _calls(expr: cst.CSTNode) -> list[cst.Call]:

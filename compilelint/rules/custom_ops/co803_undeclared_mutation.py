@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.nodes import string_value
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.custom_ops._common import CustomOpRule, custom_op_decorator, keyword, param_names
 from compilelint.semantic.custom_ops import mutated_schema_args
 
@@ -43,9 +43,7 @@ class CustomOpUndeclaredMutation(CustomOpRule):
     name = "custom-op-undeclared-mutation"
     targets = ("dynamo",)
     applies_to = "anywhere"  # a custom op is registered to be compiled: its declaration is wrong wherever it is called
-    message = ("A custom op writes into an argument that its `mutates_args` (or its schema's `Tensor(a!)`) does not "
-               "declare: torch.compile takes the op as functional, and the compiled model returns other results than "
-               "eager; declare the argument mutated, or write into a clone")
+    message = "custom op writes into an argument it does not declare mutated"
     version_note = ("Verified on 2.13 (CPU), fullgraph=True: torch raises nothing, at run time or when compiling. With "
                     "backend aot_eager (AOTAutograd's functionalised graph) an op that returns nothing is dropped as dead "
                     "code and the caller reads the argument unwritten; with inductor an op that writes into a tensor the "
@@ -237,12 +235,9 @@ class M(torch.nn.Module):
         return bool(self.undeclared) and ctx.function is self.function  # not a module-level statement after it
 
     def _report(self, node: cst.CSTNode, name: str, ctx) -> None:  # noqa: ANN001
-        how = "its schema does not mark it `Tensor(a!)`" if "::" in self.op and ctx.custom_ops.by_name(self.op) \
-            and ctx.custom_ops.by_name(self.op).how == "define" else "its `mutates_args` does not name it"
-        ctx.report(node, f"custom op `{self.op}` writes into its argument `{name}` ({ctx.code_for(node).strip()[:60]}) "
-                         f"and {how}: torch.compile takes the op as functional and may drop the call or read `{name}` "
-                         f"unwritten after it (silently wrong results with aot_eager/inductor); declare `{name}` mutated, "
-                         f"or write into a clone and return it")
+        declared_in = "its schema's `Tensor(a!)`" if "::" in self.op and ctx.custom_ops.by_name(self.op) \
+            and ctx.custom_ops.by_name(self.op).how == "define" else "`mutates_args`"
+        ctx.report(node, f"custom op `{brief(self.op, 24)}` writes into `{name}`, not in {declared_in}")
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         if not self._watching(ctx):

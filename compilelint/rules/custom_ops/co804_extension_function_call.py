@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.names import dotted
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.custom_ops._common import CustomOpRule
 
 LOADERS = frozenset({"torch.utils.cpp_extension.load", "torch.utils.cpp_extension.load_inline"})
@@ -42,10 +42,7 @@ class ExtensionFunctionCall(CustomOpRule):
     severity = "error"
     gb_id = "GB0007"
     precision = "medium"  # a package's `_C` / `_ext` module is taken for a compiled extension by its name
-    message = ("A function of a C++ extension module (`torch.utils.cpp_extension.load`/`load_inline`, a package's "
-               "`_C`/`_ext`) is called in compiled code: Dynamo cannot trace it and breaks the graph (GB0007 "
-               "\"Attempted to call function marked as skipped\"), and TorchScript rejects it; register it as an op "
-               "(`torch.library.custom_op` around the call, with a fake, or `TORCH_LIBRARY` in the C++)")
+    message = "C++ extension function called in compiled code; wrap it in a custom op"
     torch_error = ("Attempted to call function marked as skipped",)
     version_note = ("Verified on 2.13 (CPU) with an extension built by `torch.utils.cpp_extension.load_inline` (g++, "
                     "ninja): Dynamo logs GB0007 \"Attempted to call function marked as skipped ... a third-party C/C++ "
@@ -60,11 +57,13 @@ class ExtensionFunctionCall(CustomOpRule):
         what=("Flags calls, in code torch.compile or torch.jit.script compiles, of functions of a module built with "
               "`torch.utils.cpp_extension.load(...)` / `load_inline(...)`, or of a package's compiled `_C` / `_ext` "
               "module (`from mypkg import _C; _C.nms(...)`)."),
-        why=("A pybind11 function is a builtin Dynamo knows nothing about: it cannot see what the function does with "
-             "its tensors, so it breaks the graph around every call (the call runs eagerly between two graphs), and "
-             "fullgraph=True fails. TorchScript cannot call Python builtins at all. Registered as an op, the same "
-             "kernel is one node of the graph: Dynamo, export and TorchScript call it through the dispatcher and ask "
-             "its fake for the output shapes."),
+        why=(('A pybind11 function is a builtin Dynamo knows nothing about: it cannot see what the function does '
+              'with its tensors, so it breaks the graph around every call (the call runs eagerly between two '
+              'graphs), and fullgraph=True fails. TorchScript cannot call Python builtins at all. Registered as an '
+              'op, the same kernel is one node of the graph: Dynamo, export and TorchScript call it through the '
+              'dispatcher and ask its fake for the output shapes. Register the function as an op: a '
+              '`torch.library.custom_op` that calls it, with a fake (or `TORCH_LIBRARY` in the C++), and call the '
+              'op.')),
         example=("ext = load_inline(name=\"voxel_ext\", cpp_sources=SRC, functions=[\"scatter_max\"])\n\n"
                  "grid = ext.scatter_max(feats, idx, num_voxels)  # in forward"),
         use_instead=("@torch.library.custom_op(\"voxel::scatter_max\", mutates_args=())\n"
@@ -143,8 +142,4 @@ class M(torch.nn.Module):
         qualified = ctx.qualify(func) or ""
         if (rest and head in self.names and head not in ctx.facts.env) or \
                 (head in ctx.facts.aliases and _is_extension_module(qualified.rpartition(".")[0])):
-            ctx.report(node, f"`{written}` is a function of a C++ extension module, called in compiled code: Dynamo "
-                             f"cannot trace it and breaks the graph here (GB0007 \"Attempted to call function marked as "
-                             f"skipped\"; fullgraph=True raises), and TorchScript rejects it (\"Python builtin ... is "
-                             f"currently not supported\"); register it as an op: a `torch.library.custom_op` that calls "
-                             f"it, with a fake (or `TORCH_LIBRARY` in the C++), and call the op")
+            ctx.report(node, f"`{brief(written, 28)}` is a C++ extension function; wrap it in a custom op")

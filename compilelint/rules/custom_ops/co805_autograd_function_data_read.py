@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.custom_ops._common import CustomOpRule
 from compilelint.semantic.breaks import tensor_data_read
 
@@ -44,9 +44,7 @@ class AutogradFunctionDataRead(CustomOpRule):
     severity = "warning"
     applies_to = "anywhere"  # its forward is reached through `.apply`, which scope does not follow: settled below
     tree_facts = True
-    message = ("Tensor data read as a Python value (`.item()`, `.tolist()`, `int()`/`float()`/`bool()` of a tensor, a "
-               "branch on tensor data) in the forward of a `torch.autograd.Function` that compiled code applies: "
-               "Dynamo traces the Function's forward and breaks the graph there; keep the value a tensor")
+    message = "tensor data read in a compiled autograd.Function's forward breaks the graph"
     version_note = ("Verified on 2.13 (CPU): Dynamo traces an autograd.Function's forward (and its backward) into the"
                     " graph; `.item()` and `int(t.sum())` there break it with GB0124 at their line, a branch on "
                     "tensor data with GB0170 (torch's graph-break log). With fullgraph=True the branch raises "
@@ -60,11 +58,12 @@ class AutogradFunctionDataRead(CustomOpRule):
         what=("Flags `.item()`, `.tolist()`, `int()` / `float()` / `bool()` of tensor data and `if` / `while` on "
               "tensor data in the `forward` of a `torch.autograd.Function` subclass whose `.apply` is called from code "
               "torch.compile runs (in any file of the linted tree)."),
-        why=("torch.compile does not run an autograd.Function as a black box: Dynamo traces its forward and backward "
-             "into the graph. A Python number read out of a tensor there (a scale for quantisation, a count of valid "
-             "points) breaks the graph inside the Function, and the Function's forward and what follows run "
-             "as separate graphs, or fail under fullgraph=True. Custom-gradient ops of perception models (straight-"
-             "through quantisers, clipped-gradient losses, voxel pooling) are where this sits."),
+        why=(('torch.compile does not run an autograd.Function as a black box: Dynamo traces its forward and '
+              'backward into the graph. A Python number read out of a tensor there (a scale for quantisation, a '
+              "count of valid points) breaks the graph inside the Function, and the Function's forward and what "
+              'follows run as separate graphs, or fail under fullgraph=True. Custom-gradient ops of perception '
+              'models (straight-through quantisers, clipped-gradient losses, voxel pooling) are where this sits. '
+              'Keep the value a tensor (`amax()`, `torch.where`, `clamp`).')),
         example=("class Quantize(torch.autograd.Function):\n"
                  "    @staticmethod\n"
                  "    def forward(ctx, x):\n"
@@ -179,10 +178,8 @@ class M(torch.nn.Module):
         self._branch(node, ctx)
 
     def _message(self, ctx, gb_id: str) -> str:  # noqa: ANN001
-        what = "a branch on tensor data" if gb_id == "GB0170" else "tensor data read as a Python value"
-        return (f"{what} in `{ctx.class_name}.forward`, a torch.autograd.Function that compiled code applies: Dynamo "
-                f"traces the Function's forward and breaks the graph here ({gb_id}; fullgraph=True raises); keep the "
-                f"value a tensor (`amax()`, `torch.where`, `clamp`)")
+        what = "branch on tensor data" if gb_id == "GB0170" else "tensor data read"
+        return f"{what} in autograd.Function `{brief(ctx.class_name or '', 24)}.forward` breaks the graph"
 
     @classmethod
     def settle(cls, finding, index, scope):  # noqa: ANN001, ANN206

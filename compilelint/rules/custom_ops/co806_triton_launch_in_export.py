@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.custom_ops._common import CustomOpRule
 
 TRITON_KERNEL_DECORATORS = frozenset({"triton.jit", "triton.autotune", "triton.heuristics"})
@@ -39,9 +39,7 @@ class TritonLaunchInExport(CustomOpRule):
     name = "triton-launch-in-export"
     targets = ("export",)
     verified_on = "2.11"
-    message = ("A `@triton.jit` kernel is launched directly (`kernel[grid](...)`) in code torch.export runs: "
-               "non-strict export hands the launcher fake tensors, which have no memory; make the launcher a "
-               "`torch.library.triton_op` and launch through `torch.library.wrap_triton(kernel)[grid](...)`")
+    message = "Triton kernel launched directly in exported code; use `wrap_triton`"
     torch_error = ("data pointer", "data_ptr", "FakeTensor")
     version_note = ("GPU-only claim: its examples need CUDA (Example.needs=\"cuda\"), so CPU CI lints them and skips "
                     "their torch check; verified on torch 2.11 with an H200 GPU. "
@@ -53,10 +51,12 @@ class TritonLaunchInExport(CustomOpRule):
     doc = RuleDoc(
         what=("Flags launches `kernel[grid](...)` of a module-level `@triton.jit` kernel (or an autotuned one) in code "
               "torch.export runs, outside `torch.library.wrap_triton`."),
-        why=("Non-strict export (the default) runs the model's Python on fake tensors. A Triton launcher asks every "
-             "tensor argument for its data pointer to pass it to the GPU, and a fake tensor has none, so export stops "
-             "at the launch. `torch.library.triton_op` makes the launcher an op that export records as one call, and "
-             "`wrap_triton` lets torch.compile and export see the kernel itself (Inductor can then schedule it)."),
+        why=(("Non-strict export (the default) runs the model's Python on fake tensors. A Triton launcher asks "
+              'every tensor argument for its data pointer to pass it to the GPU, and a fake tensor has none, so '
+              'export stops at the launch. `torch.library.triton_op` makes the launcher an op that export records '
+              'as one call, and `wrap_triton` lets torch.compile and export see the kernel itself (Inductor can '
+              'then schedule it). Make the launcher a `torch.library.triton_op` and launch through '
+              '`torch.library.wrap_triton(kernel)[grid](...)`.')),
         example=("def scale(x, s):\n"
                  "    y = torch.empty_like(x)\n"
                  "    _scale_kernel[(triton.cdiv(x.numel(), 256),)](x, y, x.numel(), s, BLOCK=256)\n"
@@ -113,7 +113,4 @@ class M(torch.nn.Module):
             self.path, self.kernels = ctx.path, _kernel_names(ctx.module, ctx)
         name = func.value.value
         if name in self.kernels and name not in ctx.facts.env:
-            ctx.report(node, f"`{name}[...]` launches a Triton kernel directly in code torch.export runs: non-strict "
-                             f"export hands it fake tensors, and the launcher fails on their data pointers (\"Cannot "
-                             f"access data pointer of Tensor\"); make the launcher a `torch.library.triton_op` and "
-                             f"launch through `torch.library.wrap_triton({name})[grid](...)`")
+            ctx.report(node, f"`{brief(name, 24)}[...]` launches Triton directly under export; use `wrap_triton`")

@@ -38,7 +38,7 @@ class ConditionExportRule(ExportRule):
         self.check_condition(node, node.test, ctx, "`while`")
 
     def visit_IfExp(self, node: cst.IfExp, ctx) -> None:  # noqa: ANN001
-        self.check_condition(node, node.test, ctx, "A conditional expression")
+        self.check_condition(node, node.test, ctx, "`a if c else b`")
 
     def visit_Assert(self, node: cst.Assert, ctx) -> None:  # noqa: ANN001
         self.check_condition(node, node.test, ctx, "`assert`")

@@ -15,10 +15,7 @@ class ExportDataDependentBranch(ConditionExportRule):
     code = "EX701"
     construct = Construct.DATA_DEPENDENT_VALUE
     name = "export-data-dependent-branch"
-    message = ("{kw} on a tensor value: torch.export cannot decide it from shapes alone and fails with "
-               "GuardOnDataDependentSymNode (`Could not guard on data-dependent expression`); select with "
-               "`torch.where(cond, a, b)`, branch with `torch.cond(cond, true_fn, false_fn, (args,))`, or state "
-               "the fact with `torch._check(...)`")
+    message = '{kw}: export cannot decide it; use `torch.where`'
     version_note = ("Verified with torch.export.export(strict=False), the 2.13 default. With strict=True (2.13) the "
                     "branches, filters and sorts fail on the same line too (`Unsupported: Data-dependent branching`), "
                     "but an `assert` on tensor data exports: Dynamo turns it into a runtime assert. `torch._assert(cond, msg)` "
@@ -30,10 +27,12 @@ class ExportDataDependentBranch(ConditionExportRule):
               "one, or `min(a, b)` / `max(a, b)` with an argument read from tensor data), in code that "
               "torch.export traces. A Python number read out of a tensor (`t.item()`, "
               "`t.tolist()[i]`) counts as tensor data."),
-        why=("torch.export traces with fake tensors: it knows every shape but no value. Turning a tensor value into "
-             "a Python bool needs the value, so the trace stops with `GuardOnDataDependentSymNode: Could not guard "
-             "on data-dependent expression Eq(u0, 1)` on that line and nothing is exported. torch.compile only "
-             "breaks the graph here (GB403); export has no fallback."),
+        why=(('torch.export traces with fake tensors: it knows every shape but no value. Turning a tensor value '
+              'into a Python bool needs the value, so the trace stops with `GuardOnDataDependentSymNode: Could not '
+              'guard on data-dependent expression Eq(u0, 1)` on that line and nothing is exported. torch.compile '
+              'only breaks the graph here (GB403); export has no fallback. Select with `torch.where(cond, a, b)`, '
+              'branch with `torch.cond(cond, true_fn, false_fn, (args,))`, or state the fact with '
+              '`torch._check(...)`.')),
         example="if frame.abs().sum() == 0:\n    return cur\nreturn cur + frame",
         use_instead=("keep = frame.abs().sum() != 0\nreturn torch.where(keep, cur + frame, cur)\n"
                      "# or: torch.cond(pred, true_fn, false_fn, (cur, frame))"),
@@ -213,7 +212,7 @@ class M(torch.nn.Module):
     def check_condition(self, owner: cst.CSTNode, test: cst.BaseExpression, ctx, kw: str) -> None:  # noqa: ANN001
         facts = ctx.facts
         if (facts.is_value_dependent_certain(test) or condition_reads_tensor(test, ctx)) and not facts.is_checked(test):
-            self.report(ctx, test, self.message.format(kw=kw), owner)
+            self.report(ctx, test, self.message.format(kw=f"{kw} on a tensor value"), owner)
 
     def visit_CompIf(self, node: cst.CompIf, ctx) -> None:  # noqa: ANN001
         self.check_condition(node, node.test, ctx, "A comprehension filter")
@@ -222,11 +221,11 @@ class M(torch.nn.Module):
         func = node.func
         if (type(func) is cst.Name and func.value == "bool" and len(node.args) == 1
                 and not in_condition(ctx) and ctx.facts.is_value_dependent_certain(node.args[0].value)):
-            self.report(ctx, node, self.message.format(kw="`bool()`"))
+            self.report(ctx, node, self.message.format(kw="`bool()` of a tensor value"))
         elif ctx.facts.sort_compares_tensors(node):
-            self.report(ctx, node, self.message.format(kw=f"`{func.value}()` comparing tensor values"))
+            self.report(ctx, node, self.message.format(kw=f"`{func.value}()` comparing tensors"))
         elif self._pairwise_min_max_on_data(node, ctx):
-            self.report(ctx, node, self.message.format(kw=f"`{func.value}()` of a value read from tensor data"))
+            self.report(ctx, node, self.message.format(kw=f"`{func.value}()` of tensor data"))
         elif ctx.qualify(func) == "torch._assert" and node.args and node.args[0].keyword is None:
             # torch._assert(cond, msg) is `if not cond: raise` in Python (verified on 2.13: export fails on it);
             # torch._assert_async(cond) records a runtime assert instead and exports

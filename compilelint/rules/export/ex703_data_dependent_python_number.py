@@ -21,10 +21,7 @@ class ExportDataDependentPythonNumber(ExportRule):
     code = "EX703"
     construct = Construct.DATA_DEPENDENT_VALUE
     name = "export-data-dependent-python-number"
-    message = ("{what}: torch.export needs a concrete Python number here but the value depends on tensor data, and "
-               "fails with GuardOnDataDependentSymNode (`Could not extract specialized integer from data-dependent "
-               "expression u0`); keep it symbolic (`t.item()` / `k.size(0)` without `int()`/`len()`), keep it a "
-               "tensor, or replace the loop with tensor ops")
+    message = '{what}: export needs a concrete number'
     version_note = ("Verified with torch.export.export(strict=False), the 2.13 default. With strict=True (2.13) "
                     "`int()` of a size or of a 0-d tensor exports (Dynamo keeps it symbolic); the loops, `len()`, "
                     "`range()` and container lookups fail there too. torch 2.11 (non-strict, verified) "
@@ -39,11 +36,13 @@ class ExportDataDependentPythonNumber(ExportRule):
               "read from tensor data, or a membership test (`t in self.special_ids`) of such a number. "
               "Parameters and buffers count as tensor data (`range(self.steps)` with a "
               "buffer `steps`): export makes them fake tensors too."),
-        why=("torch.export traces with fake tensors. `t.item()` and `keep.size(0)` give a symbolic number it can "
-             "carry through the graph (slicing, `torch.zeros(n)` and arithmetic all accept it), but `int()`, "
-             "`float()`, `len()` and Python iteration need the actual value, which does not exist while tracing: "
-             "the export stops with `GuardOnDataDependentSymNode: Could not extract specialized integer`. Under "
-             "torch.compile the same code breaks the graph; export has no fallback."),
+        why=(('torch.export traces with fake tensors. `t.item()` and `keep.size(0)` give a symbolic number it can '
+              'carry through the graph (slicing, `torch.zeros(n)` and arithmetic all accept it), but `int()`, '
+              '`float()`, `len()` and Python iteration need the actual value, which does not exist while tracing: '
+              'the export stops with `GuardOnDataDependentSymNode: Could not extract specialized integer`. Under '
+              'torch.compile the same code breaks the graph; export has no fallback. Keep the value symbolic '
+              '(`t.item()` / `k.size(0)` without `int()`/`len()`), keep it a tensor, or replace the loop with '
+              'tensor ops.')),
         example="kept = boxes[scores > 0.5]\nn = int(kept.size(0))\nout[:n] = kept",
         use_instead="kept = boxes[scores > 0.5]\nn = kept.size(0)  # a symbolic size: exports on torch 2.13\nout[:n] = kept",
     )
@@ -256,7 +255,7 @@ class M(torch.nn.Module):
     def _iter(self, iterable: cst.BaseExpression, ctx) -> None:  # noqa: ANN001
         facts = ctx.facts
         if facts.has_dynamic_shape(iterable):
-            self._report(ctx, iterable, "Iterating over a tensor whose length depends on data")
+            self._report(ctx, iterable, "iterating a tensor of data-dependent length")
         elif (type(iterable) is cst.Call and type(iterable.func) is cst.Name
               and iterable.func.value in _LOOP_BUILTINS):
             for arg in iterable.args:
@@ -293,7 +292,7 @@ class M(torch.nn.Module):
             index = element.slice
             if type(index) is cst.Index and facts.kind(index.value) is Kind.VALUE \
                     and not facts.is_assumed_tensor(index.value):
-                self._report(ctx, index.value, "A Python container indexed with a number read from tensor data")
+                self._report(ctx, index.value, "container indexed by a number from tensor data")
                 return
 
     def visit_Comparison(self, node: cst.Comparison, ctx) -> None:  # noqa: ANN001
@@ -303,7 +302,7 @@ class M(torch.nn.Module):
         if (len(node.comparisons) == 1 and type(node.comparisons[0].operator) in (cst.In, cst.NotIn)
                 and facts.kind(node.left) is Kind.VALUE and not facts.is_assumed_tensor(node.left)
                 and facts.kind(node.comparisons[0].comparator) not in (Kind.TENSOR, Kind.VALUE)):
-            self._report(ctx, node, "A membership test of a number read from tensor data")
+            self._report(ctx, node, "`in` test of a number from tensor data")
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         func = node.func
@@ -315,12 +314,12 @@ class M(torch.nn.Module):
                 return
             if func.value == "len":
                 if ctx.facts.has_dynamic_shape(arg):
-                    self._report(ctx, node, "`len()` of a tensor whose length depends on data")
+                    self._report(ctx, node, "`len()` of a data-dependent tensor")
             elif self._data_number(arg, ctx):
                 self._report(ctx, node, f"`{func.value}()` of a data-dependent value")
         elif (type(func) is cst.Attribute and func.attr.value == "tolist" and not node.args
               and ctx.facts.has_dynamic_shape(func.value) and not self._inside_reported(ctx)):
-            self._report(ctx, node, "`.tolist()` of a tensor whose length depends on data")
+            self._report(ctx, node, "`.tolist()` of a data-dependent tensor")
         else:
             self._pieces(node, ctx)
 
@@ -343,5 +342,4 @@ class M(torch.nn.Module):
         # (`h.split(lengths.tolist())` exports)
         if (count is not None and facts.kind(count) is Kind.VALUE and facts.is_script_number(count)
                 and not facts.is_assumed_tensor(count) and not self._inside_reported(ctx)):
-            self._report(ctx, node, f"`{func.attr.value if type(func) is cst.Attribute else name}()` into a number of "
-                                    "pieces that depends on tensor data")
+            self._report(ctx, node, f"`{func.attr.value if type(func) is cst.Attribute else name}()` into a data-dependent count")

@@ -18,18 +18,17 @@ class ExportTensorToNumpy(ExportRule):
     call_gate = gate(heads={"numpy"}, methods={"numpy"})
     name = "export-tensor-to-numpy"
     torch_error = (".numpy() is not supported for tensor subclasses",)
-    message = ("{what}: torch.export traces with fake tensors, which have no data to hand to NumPy, and fails with "
-               "`RuntimeError: .numpy() is not supported for tensor subclasses`; use the torch function instead "
-               "(`torch.clamp` for `np.clip`), or keep the NumPy step outside the exported module")
+    message = '{what}: fake tensors have no data for NumPy; export fails'
     version_note = ("Verified with torch.export.export(strict=False), the 2.13 default. With strict=True (2.13) "
                     "Dynamo traces these NumPy calls through torch and the export succeeds.")
     doc = RuleDoc(
         what=("Flags `.numpy()` of a tensor (`t.detach().cpu().numpy()` included) and NumPy functions called on a "
               "tensor (`np.asarray(t)`, `np.clip(t, ...)`, `np.float32(t.sum())`), in code torch.export reaches."),
-        why=("torch.export (non-strict, the 2.13 default) runs the module on fake tensors: shapes and dtypes, no "
-             "data. Converting one to a NumPy array needs the data, so export stops with `RuntimeError: .numpy() "
-             "is not supported for tensor subclasses`. torch.compile traces the same code (Dynamo maps NumPy calls "
-             "to torch ops in 2.13), so a model that compiles can still fail to export here."),
+        why=(('torch.export (non-strict, the 2.13 default) runs the module on fake tensors: shapes and dtypes, no '
+              'data. Converting one to a NumPy array needs the data, so export stops with `RuntimeError: .numpy() '
+              'is not supported for tensor subclasses`. torch.compile traces the same code (Dynamo maps NumPy calls'
+              ' to torch ops in 2.13), so a model that compiles can still fail to export here. Use the torch '
+              'function instead (`torch.clamp` for `np.clip`), or keep the NumPy step outside the exported module.')),
         example="dw = torch.from_numpy(np.clip(deltas[:, 2].numpy(), None, self.clip))",
         use_instead="dw = deltas[:, 2].clamp(max=self.clip)",
     )

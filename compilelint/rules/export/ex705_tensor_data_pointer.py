@@ -15,20 +15,18 @@ class ExportTensorDataPointer(ExportRule):
     call_gate = gate(names={"copy.deepcopy"}, methods={"data_ptr"})
     name = "export-tensor-data-pointer"
     torch_error = ("Cannot access data pointer of Tensor",)
-    message = ("{what}: torch.export traces with fake tensors, which have no memory, and fails with `RuntimeError: "
-               "Cannot access data pointer of Tensor (e.g. FakeTensor, FunctionalTensor)`; key caches by shape and "
-               "dtype instead of address, and use `t.clone()` for a copy")
+    message = '{what}: fake tensors have no memory; export fails'
     version_note = ("Verified with torch.export.export(strict=False), the 2.13 default. With strict=True (2.13) "
                     "`data_ptr()` exports (Dynamo treats it as a constant) and `copy.deepcopy(t)` fails with "
                     "`Unsupported: Attempted to copy.deepcopy a tensor`.")
     doc = RuleDoc(
         what=("Flags `.data_ptr()` of a tensor or of its storage, and `copy.deepcopy()` of a tensor, in code "
               "torch.export reaches."),
-        why=("torch.export (non-strict, the 2.13 default) runs the module on fake tensors, which have shapes and "
-             "dtypes but no memory. Reading an address (a memo keyed by `x.data_ptr()`), or deep-copying a tensor, "
-             "which copies its storage, stops the export with `RuntimeError: Cannot access data pointer of "
-             "Tensor`. An address is not something an exported graph could depend on anyway: it differs on "
-             "every call."),
+        why=(('torch.export (non-strict, the 2.13 default) runs the module on fake tensors, which have shapes and '
+              'dtypes but no memory. Reading an address (a memo keyed by `x.data_ptr()`), or deep-copying a tensor,'
+              ' which copies its storage, stops the export with `RuntimeError: Cannot access data pointer of '
+              'Tensor`. An address is not something an exported graph could depend on anyway: it differs on every '
+              'call. Key caches by shape and dtype instead of address, and use `t.clone()` for a copy.')),
         example=("key = x.data_ptr()\nif key not in self._memo:\n    self._memo[key] = self.table(x.shape[1])"),
         use_instead="key = (x.shape[1], x.dtype)  # or compute it every call\nif key not in self._memo: ...",
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.export._common import ExportRule
 
 _LOSSES = {"torch.nn.functional.cross_entropy", "torch.nn.functional.nll_loss"}
@@ -15,10 +15,7 @@ class ExportDataDependentClassWeight(ExportRule):
     code = "EX707"
     call_gate = gate(names=_LOSSES)
     name = "export-data-dependent-class-weight"
-    message = ("The `weight=` of `{fn}` has a length that depends on tensor data ({source}): the loss checks it "
-               "against the number of classes, and torch.export fails with GuardOnDataDependentSymNode "
-               "(`Could not guard on data-dependent expression Eq(u0, C)`); count into a fixed size instead, "
-               "`F.one_hot(y, C).sum(0)`")
+    message = '`weight=` of `{fn}` has a data-dependent length ({source})'
     version_note = ("Verified on 2.13 with torch.export.export, strict=False (the default) and strict=True alike. "
                     "`minlength=` does not help: the length is still max(minlength, y.max() + 1).")
     doc = RuleDoc(
@@ -71,4 +68,4 @@ class M(torch.nn.Module):
         weight = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "weight"), None)
         if weight is not None and ctx.facts.has_dynamic_shape(weight):
             short = "F." + fn.rsplit(".", 1)[-1]
-            self.report(ctx, node, self.message.format(fn=short, source=f"`{ctx.code_for(weight).strip()[:40]}`"))
+            self.report(ctx, node, self.message.format(fn=short, source=f"`{brief(ctx.code_for(weight), 24)}`"))

@@ -15,9 +15,7 @@ class ExportUnregisteredDataclassOutput(ExportRule):
     # "unhashable type: 'Detections'"; the quote keeps out EX703's "unhashable type: non-nested SymInt")
     torch_error = ("in output, which is not a known type", "Encountered unrecognized type", "unhashable type: '")
     torch_names_line = False  # raised after tracing, about the program's outputs
-    message = ("`forward` returns `{cls}`, a dataclass torch's pytree does not know: torch.export fails after "
-               "tracing (`RuntimeError: Found <class '...{cls}'> in output, which is not a known type`); "
-               "register it once, `torch.export.register_dataclass({cls})`, or return a NamedTuple, tuple or dict")
+    message = '`forward` returns dataclass `{cls}`, unknown to pytree; register it'
     version_note = ("Verified on 2.13 with torch.export.export, strict=False (the default: the error above) and "
                     "strict=True (`Encountered unrecognized type UserDefinedObjectVariable`), and on 2.11 "
                     "(strict=False), where a dataclass that is not frozen fails earlier with `TypeError: unhashable "
@@ -29,11 +27,12 @@ class ExportUnregisteredDataclassOutput(ExportRule):
               "what a method of the same class returns that way) an instance of a `@dataclass` with no base class defined in the "
               "same file, when the file never registers that class (`torch.export.register_dataclass(C)`, "
               "`torch.utils._pytree.register_pytree_node(C, ...)`)."),
-        why=("torch.export flattens a program's outputs with torch's pytree, which knows tensors, tuples, lists, "
-             "dicts, NamedTuples and the classes registered with it. A plain dataclass is none of these, so the "
-             "export fails once tracing is done (`Found <class 'Detections'> in output, which is not a known "
-             "type`), and the error names no line of the model. Eager PyTorch, torch.compile and "
-             "torch.jit.trace of the same module run."),
+        why=(("torch.export flattens a program's outputs with torch's pytree, which knows tensors, tuples, lists, "
+              'dicts, NamedTuples and the classes registered with it. A plain dataclass is none of these, so the '
+              "export fails once tracing is done (`Found <class 'Detections'> in output, which is not a known "
+              'type`), and the error names no line of the model. Eager PyTorch, torch.compile and torch.jit.trace '
+              'of the same module run. Register the dataclass once with `torch.export.register_dataclass(Cls)`, or '
+              'return a NamedTuple, tuple or dict.')),
         example=("@dataclass\nclass Detections:\n    boxes: torch.Tensor\n    scores: torch.Tensor\n\n"
                  "# in forward:\n    return Detections(boxes, scores)"),
         use_instead=("@dataclass\nclass Detections:\n    boxes: torch.Tensor\n    scores: torch.Tensor\n\n"

@@ -22,9 +22,7 @@ class ExportUninitializedLazyModule(ExportRule):
     precision = "medium"
     torch_error = ("uninitialized parameter",)
     torch_names_line = False  # raised from inside torch's tracing, not at a line of the model
-    message = ("`{fn}` has no parameters until a first forward pass: torch.export (strict=False, the default) "
-               "of a fresh module fails with `ValueError: Attempted to use an uninitialized parameter`; give the "
-               "input size (`nn.{eager}`), or run one forward pass before exporting")
+    message = '`{fn}` has no parameters yet; use `nn.{eager}`'
     version_note = ("Verified on 2.13 and 2.11 with torch.export.export(strict=False). strict=True (2.13) exports "
                     "the same module; after one forward pass both do.")
     doc = RuleDoc(

@@ -13,20 +13,18 @@ class ExportBuiltinMaxOfTensor(ExportRule):
     call_gate = gate(bare={"max", "min"})
     name = "export-builtin-max-of-tensor"
     torch_error = ("missing 1 required positional argument",)
-    message = ("`{fn}(t)` of one tensor: non-strict torch.export (the 2.13 default) swaps Python's `max`/`min` for "
-               "`torch.maximum`/`torch.minimum`, which need two tensors, and fails with `TypeError: {torch_fn}() "
-               "missing 1 required positional arguments: \"other\"`; use `t.{fn}()` (or `t.a{fn}()`)")
+    message = '`{fn}(t)` of one tensor fails in export; use `t.{fn}()`'
     version_note = ("Verified on 2.13 and 2.11 with torch.export.export(strict=False): "
                     "torch/_export/non_strict_utils.py `_override_builtin_ops` hands a lone tensor to "
                     "torch.maximum/minimum. strict=True, eager and torch.compile run it; `max(a, b)` of two tensors "
                     "and `max([a, b])` export.")
     doc = RuleDoc(
         what="Flags `max(t)` and `min(t)` with a single tensor argument (no `key=`, no `default=`).",
-        why=("Python's `max(t)` iterates the tensor's first dimension and compares the elements: slow, but it runs "
-             "in eager mode and under torch.compile. Non-strict torch.export replaces the builtins while it traces, "
-             "mapping `max(a, b)` of tensors to `torch.maximum(a, b)`; a single tensor goes to "
-             "`torch.maximum(t)` too, which fails: `TypeError: maximum() missing 1 required positional arguments: "
-             "\"other\"`."),
+        why=(("Python's `max(t)` iterates the tensor's first dimension and compares the elements: slow, but it runs"
+              ' in eager mode and under torch.compile. Non-strict torch.export replaces the builtins while it '
+              'traces, mapping `max(a, b)` of tensors to `torch.maximum(a, b)`; a single tensor goes to '
+              '`torch.maximum(t)` too, which fails: `TypeError: maximum() missing 1 required positional arguments: '
+              '"other"`. Use `t.max()` / `t.amax()` (or the `min` forms) on the one tensor.')),
         example="best = max(scores)",
         use_instead="best = scores.max()   # or scores.amax(dim=0)",
     )

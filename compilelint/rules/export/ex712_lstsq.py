@@ -14,18 +14,17 @@ class ExportLstsq(ExportRule):
     call_gate = gate(names=NO_META_FUNCTIONS)
     name = "export-lstsq"
     torch_error = ("DynamicOutputShapeException", "linalg_lstsq")
-    message = ("`torch.linalg.lstsq` in code torch.export runs: it has no fake-tensor kernel, so export fails "
-               "(`DynamicOutputShapeException: aten.linalg_lstsq.default`, with every driver); solve with "
-               "`torch.linalg.pinv(A) @ B`, or the normal equations (`torch.linalg.solve(A.mT @ A, A.mT @ B)`) "
-               "when A has full column rank")
+    message = '`torch.linalg.lstsq` has no fake kernel; export fails'
     version_note = ("Verified on 2.13 with torch.export.export(strict=False), drivers gels, gelsd, gelss and gelsy "
                     "alike; pinv and solve export. torch.compile breaks the graph at it (GB437).")
     doc = RuleDoc(
         what="Flags calls of `torch.linalg.lstsq` in a `forward` (or what it calls) that torch.export runs.",
-        why=("Export traces the model on fake tensors, which need a kernel that computes each op's output shapes "
-             "without data. `linalg_lstsq` has none (its residuals and rank depend on the data), so export stops "
-             "with `DynamicOutputShapeException: aten.linalg_lstsq.default`. Lane and trajectory heads that fit "
-             "polynomials by least squares hit it; the pseudo-inverse or the normal equations export."),
+        why=(("Export traces the model on fake tensors, which need a kernel that computes each op's output shapes "
+              'without data. `linalg_lstsq` has none (its residuals and rank depend on the data), so export stops '
+              'with `DynamicOutputShapeException: aten.linalg_lstsq.default`. Lane and trajectory heads that fit '
+              'polynomials by least squares hit it; the pseudo-inverse or the normal equations export. Solve with '
+              '`torch.linalg.pinv(A) @ B`, or the normal equations (`torch.linalg.solve(A.mT @ A, A.mT @ B)`) when '
+              'A has full column rank.')),
         example=("A = torch.stack([ys ** d for d in range(3)], -1)\n"
                  "coeffs = torch.linalg.lstsq(A.expand(n, -1, -1), xs.unsqueeze(-1)).solution"),
         use_instead=("A = torch.stack([ys ** d for d in range(3)], -1)\n"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.export._common import ExportRule
 from compilelint.semantic.grad import grad_recorded_slice_bound
 
@@ -12,11 +12,7 @@ class ExportDataDependentSliceAssignment(ExportRule):
     name = "export-data-dependent-slice-assignment"
     # 2.13 raises the first after tracing; 2.11 stops earlier, on the write itself, with the second
     torch_error = ("PendingUnbackedSymbolNotFound", "GuardOnDataDependentSymNode")
-    message = ("`{target}` assigns into a slice bounded by `{bound}`, a number read from tensor data: non-strict "
-               "torch.export cannot tell the slice's size is valid and fails (`PendingUnbackedSymbolNotFound: "
-               "Pending unbacked symbols ... not in returned outputs`); state the bound first "
-               "(`torch._check_is_size({bound})` or `torch._check({bound} >= 0)`; enough from torch 2.13), or mask instead of slicing "
-               "(`out = out * (torch.arange(T, device=out.device) < n)`)")
+    message = '`{target}` slice bounded by data value `{bound}`; `torch._check` it'
     version_note = ("Verified on 2.13 with torch.export.export(strict=False): `out[b, n:] = 0`, `out[0, n:] += 1` "
                     "and `y[:, :n] = 0` with n from `.item()` or `.tolist()` fail; after `torch._check(n >= 0)` or "
                     "`torch._check_is_size(n)` they export (`torch._check(n <= T)` alone does not help). Reading a "
@@ -34,11 +30,13 @@ class ExportDataDependentSliceAssignment(ExportRule):
               "tensor written, or the value written into it, is computed from trainable module state (a "
               "submodule's output, a Parameter), unless the function first states a lower bound for the number "
               "with `torch._check(n >= 0)`, `torch._check_is_size(n)` or `torch._constrain_as_size(n)`."),
-        why=("Under export a number read from tensor data is an unbacked symbol: export knows nothing about its "
-             "value. Writing into `out[b, n:]` of a tensor that requires grad makes autograd record a view whose "
-             "size (`T - n`) export cannot bound; the symbols of that view appear in no output, and non-strict "
-             "export stops with `PendingUnbackedSymbolNotFound`. Padding masks built from per-example lengths "
-             "(`for b, n in enumerate(lengths.tolist()): out[b, n:] = 0`) are the usual case."),
+        why=(('Under export a number read from tensor data is an unbacked symbol: export knows nothing about its '
+              'value. Writing into `out[b, n:]` of a tensor that requires grad makes autograd record a view whose '
+              'size (`T - n`) export cannot bound; the symbols of that view appear in no output, and non-strict '
+              'export stops with `PendingUnbackedSymbolNotFound`. Padding masks built from per-example lengths '
+              '(`for b, n in enumerate(lengths.tolist()): out[b, n:] = 0`) are the usual case. State the bound '
+              'first (`torch._check_is_size(n)` or `torch._check(n >= 0)`; enough from torch 2.13), or mask instead'
+              ' of slicing (`out * (torch.arange(T, device=out.device) < n)`).')),
         example="for b, n in enumerate(lengths.tolist()):\n    out[b, n:] = 0",
         use_instead=("keep = torch.arange(out.size(1), device=out.device) < lengths[:, None]\n"
                      "out = out * keep[..., None]"),
@@ -150,5 +148,5 @@ class M(torch.nn.Module):
                       ctx) -> None:  # noqa: ANN001
         bound = grad_recorded_slice_bound(target, value, ctx)
         if bound is not None:
-            self.report(ctx, target, self.message.format(target=ctx.code_for(target), bound=ctx.code_for(bound)),
+            self.report(ctx, target, self.message.format(target=brief(ctx.code_for(target), 24), bound=brief(ctx.code_for(bound), 24)),
                         owner)

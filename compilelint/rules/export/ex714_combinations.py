@@ -13,9 +13,7 @@ class ExportCombinations(ExportRule):
     call_gate = gate(names={"torch.combinations"})
     name = "export-combinations"
     torch_error = ("PendingUnbackedSymbolNotFound",)
-    message = ("`torch.combinations` in code torch.export runs: torch builds it with a masked select, so its size "
-               "is an unbacked symbol and export fails (`PendingUnbackedSymbolNotFound`); index with "
-               "`torch.triu_indices(n, n, offset=1)` instead (the same pairs, in the same order, for r=2)")
+    message = '`torch.combinations` in export; use `torch.triu_indices`'
     version_note = ("Verified on 2.13 with torch.export.export(strict=False); torch.compile(fullgraph=True) fails "
                     "with InternalTorchDynamoError on it, and without fullgraph breaks the graph (GB404).")
     doc = RuleDoc(

@@ -15,9 +15,7 @@ class ExportOneHotWithoutNumClasses(ExportRule):
     call_gate = gate(names={ONE_HOT})
     name = "export-one-hot-without-num-classes"
     torch_error = ("GuardOnDataDependentSymNode", "data-dependent")
-    message = ("`F.one_hot` without `num_classes` in code torch.export runs: its width is the largest label + 1, "
-               "read from the data, and export fails (`GuardOnDataDependentSymNode: Could not extract specialized "
-               "integer from data-dependent expression`); pass `num_classes=`")
+    message = '`F.one_hot` without `num_classes`: export fails'
     version_note = "Verified on 2.13 with torch.export.export(strict=False); with num_classes it exports."
     doc = RuleDoc(
         what=("Flags `torch.nn.functional.one_hot(labels)` with `num_classes` missing or -1 in a `forward` (or "

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.export._common import ExportRule
 
 
@@ -12,10 +12,7 @@ class ExportTensorDataAttribute(ExportRule):
     name = "export-tensor-data-attribute"
     torch_error = ("fake tensor in the exported program constant's list",)
     torch_names_line = False  # raised after tracing, about the traced program's constants
-    message = ("`{expr}.data` in code torch.export runs: `.data` makes a new tensor that export records as a "
-               "constant of the program, and non-strict export fails after tracing (`RuntimeError: We found a fake "
-               "tensor in the exported program constant's list`); use `.detach()` (or nothing: export does not "
-               "record gradients)")
+    message = '`{expr}.data` in exported code; use `.detach()`'
     version_note = ("Verified on 2.13 with torch.export.export(strict=False), for `.data` of an input, of an "
                     "activation and of a parameter (`self.proj.weight.data.clamp_(-1, 1)`); torch.compile "
                     "(fullgraph=True) traces all three.")
@@ -85,4 +82,4 @@ class M(torch.nn.Module):
     def visit_Attribute(self, node: cst.Attribute, ctx) -> None:  # noqa: ANN001
         facts = ctx.facts
         if node.attr.value == "data" and (facts.is_tensor(node.value) or facts.is_submodule_tensor(node.value)):
-            self.report(ctx, node, self.message.format(expr=ctx.code_for(node.value)))
+            self.report(ctx, node, self.message.format(expr=brief(ctx.code_for(node.value), 24)))

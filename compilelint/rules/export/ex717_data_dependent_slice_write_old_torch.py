@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.export._common import ExportRule
 from compilelint.semantic.grad import grad_recorded_slice_bound
 
@@ -18,11 +18,7 @@ class ExportDataDependentSliceWriteOldTorch(ExportRule):
     torch_error = ("GuardOnDataDependentSymNode",)
     max_torch = "2.11"  # verified there; 2.13 exports these writes; 2.12 was not checked
     verified_on = "2.11"
-    message = ("`{target}` receives a tensor in a slice bounded by `{bound}`, which is read from tensor data: "
-               "on torch 2.11, non-strict torch.export cannot show that the slice and the tensor written "
-               "into it have the same size and fails (`GuardOnDataDependentSymNode: Could not guard on "
-               "data-dependent expression Eq(u2, u1)`), even after `torch._check`; write through a mask "
-               "(`torch.where(keep, value, out)`) or export with torch 2.13, which handles it")
+    message = '`{target}` write into a slice bounded by data `{bound}` (torch 2.11)'
     version_note = ("Verified on torch 2.11 with torch.export.export(strict=False): "
                     "`canvas[:, :n] = feats[:, :n] + bias[:n]` (also after `torch._check(n >= 0)`), "
                     "`y[:, :n] += 1.0` with n from `.item()`, and `out[:n] = kept` with n the size of a "
@@ -35,11 +31,11 @@ class ExportDataDependentSliceWriteOldTorch(ExportRule):
               "written into a slice of a tensor (`out[:, :n] = v`, `out[:, :n] += 1`) where a bound of the slice "
               "is read from tensor data (`.item()`, `.tolist()`, or the size of a data-dependent tensor such "
               "as `x[mask]`), unless EX713 already reports that write."),
-        why=("Under export both the slice `out[:, :n]` and the tensor written into it have sizes export knows "
-             "nothing about (unbacked symbols). On torch 2.11, export must prove them equal to copy one into "
-             "the other and cannot, so it stops with `GuardOnDataDependentSymNode` on that line; "
-             "`torch._check(n >= 0)` does not help. A Python number written into the slice needs no such "
-             "proof and exports."),
+        why=(('Under export both the slice `out[:, :n]` and the tensor written into it have sizes export knows '
+              'nothing about (unbacked symbols). On torch 2.11, export must prove them equal to copy one into the '
+              'other and cannot, so it stops with `GuardOnDataDependentSymNode` on that line; `torch._check(n >= '
+              '0)` does not help. A Python number written into the slice needs no such proof and exports. Write '
+              'through a mask (`torch.where(keep, value, out)`), or export with torch 2.13, which handles it.')),
         example="n = lengths.max().item()\ny = feats.clone()\ny[:, :n] += 1.0",
         use_instead=("keep = torch.arange(feats.size(1), device=feats.device) < lengths.max()\n"
                      "y = torch.where(keep, feats + 1.0, feats)"),
@@ -142,4 +138,4 @@ class M(torch.nn.Module):
                       if b is not None and (facts.kind(b) is Kind.VALUE or facts.reads_dynamic_size(b))), None)
         if bound is None or grad_recorded_slice_bound(target, value, ctx) is not None:
             return
-        self.report(ctx, target, self.message.format(target=ctx.code_for(target), bound=ctx.code_for(bound)), owner)
+        self.report(ctx, target, self.message.format(target=brief(ctx.code_for(target), 24), bound=brief(ctx.code_for(bound), 24)), owner)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.export._common import ExportRule
 from compilelint.semantic.constructs import Construct
 
@@ -17,11 +17,7 @@ class ExportWriteAtDataScalarIndex(ExportRule):
     construct = Construct.DATA_DEPENDENT_VALUE
     name = "export-write-at-data-scalar-index"
     torch_error = ("GuardOnDataDependentSymNode",)
-    message = ("`{target}` writes at `{index}`, a 0-d index computed from tensor data (`argmax()`/`argmin()`): "
-               "PyTorch turns it into a Python number to write, which torch.export cannot have "
-               "(`GuardOnDataDependentSymNode: Could not extract specialized integer from data-dependent "
-               "expression u0`); index with a 1-element tensor (`{value}[{index}.view(1)] = ...`), use "
-               "`index_fill_`/`index_put_`, or select with a mask and `torch.where`")
+    message = '`{target}` writes at data index `{index}`; use `.view(1)`'
     version_note = ("Verified with torch.export.export(strict=False) on 2.13 and on 2.11. Reading at such an "
                     "index exports on 2.13 (2.11 fails on reads too: EX719). `out[i] = v` with `i = best.item()` "
                     "exports on 2.13 (an unbacked int it can carry).")
@@ -29,10 +25,12 @@ class ExportWriteAtDataScalarIndex(ExportRule):
         what=("Flags an assignment or augmented assignment into a tensor subscript (`out[i] = v`, `out[:, i] += v`) "
               "where an index is a 0-d tensor computed from tensor data: `x.argmax()` / `x.argmin()` without a dim, "
               "`torch.argmax(x)`, or integer arithmetic, `clamp` or `torch.div` of one, directly or through a name."),
-        why=("For a write PyTorch converts a 0-d integer index tensor to a Python number (`out.select(0, int(i))`). "
-             "torch.export traces with fake tensors, where that number is an unbacked symbol with no value, and "
-             "stops with `GuardOnDataDependentSymNode` on the line of the write. A 1-element index tensor makes "
-             "the write an `index_put_`, which needs no number; so does a mask."),
+        why=(('For a write PyTorch converts a 0-d integer index tensor to a Python number (`out.select(0, '
+              'int(i))`). torch.export traces with fake tensors, where that number is an unbacked symbol with no '
+              'value, and stops with `GuardOnDataDependentSymNode` on the line of the write. A 1-element index '
+              'tensor makes the write an `index_put_`, which needs no number; so does a mask. Index with a '
+              '1-element tensor (`out[i.view(1)] = ...`), use `index_fill_`/`index_put_`, or select with a mask and'
+              ' `torch.where`.')),
         example="best = scores.argmax()\nout = boxes.clone()\nout[best] = 0.0",
         use_instead="best = scores.argmax()\nout = boxes.clone()\nout[best.view(1)] = 0.0  # or out.index_fill_(0, best.view(1), 0.0)",
     )
@@ -132,5 +130,5 @@ class M(torch.nn.Module):
         index = next((element.slice.value for element in target.slice
                       if type(element.slice) is cst.Index and facts.is_data_scalar_index(element.slice.value)), None)
         if index is not None:
-            self.report(ctx, target, self.message.format(target=ctx.code_for(target), index=ctx.code_for(index),
-                                                         value=ctx.code_for(target.value)), owner)
+            self.report(ctx, target, self.message.format(target=brief(ctx.code_for(target), 20), index=brief(ctx.code_for(index), 20),
+                                                         value=brief(ctx.code_for(target.value), 24)), owner)

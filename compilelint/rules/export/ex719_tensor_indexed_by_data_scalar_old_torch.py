@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.export._common import ExportRule
 from compilelint.semantic.constructs import Construct
 
@@ -19,11 +19,7 @@ class ExportTensorIndexedByDataScalarOldTorch(ExportRule):
     torch_error = ("GuardOnDataDependentSymNode",)
     max_torch = "2.11"  # verified there; 2.13 exports these; 2.12 was not checked
     verified_on = "2.11"
-    message = ("`{target}` indexes a tensor with `{index}`, a 0-d index computed from tensor data "
-               "(`argmax()`/`argmin()`): on torch 2.11, non-strict torch.export needs it as a Python number "
-               "and fails (`GuardOnDataDependentSymNode: Could not extract specialized integer from "
-               "data-dependent expression u0`); index with a 1-element tensor (`{value}[{index}.view(1)]`, "
-               "`index_select`) or export with torch 2.13, which handles it")
+    message = '`{target}` indexes with data index `{index}` (torch 2.11)'
     version_note = ("Verified on torch 2.11 with torch.export.export(strict=False): a buffer, a "
                     "Parameter, an input and a local tensor read at `x.argmax()`, `torch.argmax(x)`, `best + 1`, "
                     "`t[:, best]`, `t[best, 0]` and `feat[:, y, x]` (y, x from a flat argmax) fail on the "
@@ -35,10 +31,11 @@ class ExportTensorIndexedByDataScalarOldTorch(ExportRule):
               "read at a 0-d index computed from tensor data, `t[i]` or `t[:, i]` where `i` is `x.argmax()` / "
               "`x.argmin()` without a dim, `torch.argmax(x)`, or integer arithmetic, `clamp` or `torch.div` of "
               "one (directly or through a name). Writes at such an index are EX718's, on every version."),
-        why=("`t[i]` with a 0-d integer tensor is `t.select(0, int(i))` to PyTorch: the index becomes a Python "
-             "number. Under export the number is read from tensor data, so it is an unbacked symbol; torch 2.11 "
-             "needs its concrete value to select and stops with `GuardOnDataDependentSymNode`. A 1-element index "
-             "tensor is advanced indexing (a gather), which needs no number. torch 2.13 exports both."),
+        why=(('`t[i]` with a 0-d integer tensor is `t.select(0, int(i))` to PyTorch: the index becomes a Python '
+              'number. Under export the number is read from tensor data, so it is an unbacked symbol; torch 2.11 '
+              'needs its concrete value to select and stops with `GuardOnDataDependentSymNode`. A 1-element index '
+              'tensor is advanced indexing (a gather), which needs no number. torch 2.13 exports both. Index with a'
+              ' 1-element tensor (`t[i.view(1)]`, `index_select`), or export with torch 2.13, which handles it.')),
         example="best = scores.argmax()\nreturn boxes[best]",
         use_instead="best = scores.argmax()\nreturn boxes[best.view(1)][0]  # or boxes.index_select(0, best.view(1))[0]",
     )
@@ -129,5 +126,5 @@ class M(torch.nn.Module):
         index = next((element.slice.value for element in node.slice
                       if type(element.slice) is cst.Index and facts.is_data_scalar_index(element.slice.value)), None)
         if index is not None:
-            self.report(ctx, node, self.message.format(target=ctx.code_for(node), index=ctx.code_for(index),
-                                                       value=ctx.code_for(node.value)))
+            self.report(ctx, node, self.message.format(target=brief(ctx.code_for(node), 24), index=brief(ctx.code_for(index), 24),
+                                                       value=brief(ctx.code_for(node.value), 24)))

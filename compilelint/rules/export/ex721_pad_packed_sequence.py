@@ -13,9 +13,7 @@ class ExportPadPackedSequence(ExportRule):
     code = "EX721"
     name = "export-pad-packed-sequence"
     torch_error = ("GuardOnDataDependentSymNode",)
-    message = ("`pad_packed_sequence` sizes its output by the longest sequence, read from the packed batch sizes "
-               "(tensor data): torch.export fails here with GuardOnDataDependentSymNode, with or without "
-               "`total_length`; keep the batch padded and mask by length instead of packing")
+    message = '`pad_packed_sequence` has a data-dependent size: export fails'
     version_note = ("Verified on 2.13 and 2.11 (its examples through the harness) with "
                     "torch.export.export(strict=False): pad_packed_sequence after "
                     "pack_padded_sequence fails (`Could not extract specialized integer`, and with total_length "

@@ -15,12 +15,12 @@ from typing import ClassVar
 
 import libcst as cst
 
-from compilelint.rules.base import Rule
+from compilelint.rules.base import Rule, brief
 from compilelint.semantic.breaks import in_rare_branch, only_plain_returns_follow, register
 from compilelint.semantic.paths import dead_under_dynamo
 
-LOOP_NOTE = (" Inside a for/while loop this makes Dynamo skip the whole function and run it eagerly "
-             "(GB7000, see GB410).")
+# Ends the message of a break inside a for/while loop: Dynamo then runs the whole function eagerly (GB7000, GB410).
+LOOP_NOTE = " (in a loop: frame skipped)"
 
 
 def break_severity(ctx, node: cst.CSTNode, default: str = "warning") -> str:  # noqa: ANN001
@@ -68,7 +68,7 @@ class BreakRule(Rule):
         severity = break_severity(ctx, node, self.severity)
         message = self.message_for(node, ctx, gb_id)
         if severity == "error":
-            message = message.rstrip() + ("" if message.rstrip().endswith(".") else ".") + LOOP_NOTE
+            message = message.rstrip(". ") + LOOP_NOTE
         fix = self.fix_for(node, ctx)
         ctx.report(report_at or node, message, severity=severity, gb_id=gb_id,
                    fix=fix[:3] if fix else None, unsafe_fix=bool(fix and len(fix) > 3 and fix[3]))
@@ -85,8 +85,8 @@ class TextBreakRule(BreakRule):
     whole frame (`skips_frame`), the usual escalation where it only breaks. `message` takes {code}, {subject}
     and {effect}."""
 
-    skip_effect = 'gives up on the whole function, which then runs eagerly on every call ({gb})'
-    break_effect = 'breaks the graph here ({gb})'
+    skip_effect = 'Dynamo skips the whole function'
+    break_effect = 'breaks the graph'
 
     def subject(self, node: cst.CSTNode, ctx) -> cst.BaseExpression | str:  # noqa: ANN001
         """What is formatted (a name or an expression): the message's {subject}."""
@@ -104,8 +104,8 @@ class TextBreakRule(BreakRule):
         else:  # a graph break: the usual escalation by position
             severity, effect = break_severity(ctx, node, "warning"), self.break_effect.format(gb=gb_id)
         subject = self.subject(node, ctx)
-        subject = subject if type(subject) is str else ctx.code_for(subject)
-        ctx.report(node, self.message.format(code=ctx.code_for(node), subject=subject, effect=effect),
+        subject = brief(subject if type(subject) is str else ctx.code_for(subject), 24)
+        ctx.report(node, self.message.format(code=brief(ctx.code_for(node)), subject=subject, effect=effect),
                    severity=severity, gb_id=gb_id)
 
     def visit_FormattedString(self, node: cst.FormattedString, ctx) -> None:  # noqa: ANN001

@@ -19,12 +19,15 @@ class TensorItemGraphBreak(CallBreakRule):
     reads_tensor_data = True
     gb_id = 'GB0124'
     severity = "warning"
-    message = ('`Tensor.item()` breaks the graph (GB0124): Dynamo cannot trace a tensor read into a Python number; keep the value as a 0-d tensor (drop `.item()`), or set torch._dynamo.config.capture_scalar_outputs = True')
+    message = '`.item()` breaks the graph; keep the value a 0-d tensor'
     version_note = ('No break with torch._dynamo.config.capture_scalar_outputs=True or fullgraph=True (2.13); the rule is silent in a file that sets capture_scalar_outputs = True.')
     has_fix = True
     doc = RuleDoc(
         what='Flags `.item()` on a tensor inside code that torch.compile traces.',
-        why="Dynamo cannot represent the Python number `.item()` returns in its graph, so it splits the graph there and runs the rest in a new frame; the resumed code then guards on the number's value, so each new value can recompile. Inside a loop Dynamo gives up on the whole frame (GB7000).",
+        why=('Dynamo cannot represent the Python number `.item()` returns in its graph, so it splits the graph '
+             "there and runs the rest in a new frame; the resumed code then guards on the number's value, so each "
+             'new value can recompile. Inside a loop Dynamo gives up on the whole frame (GB7000). Or set '
+             '`torch._dynamo.config.capture_scalar_outputs = True`.'),
         example='scale = x.abs().max().item()\nreturn x / scale',
         use_instead='scale = x.abs().max()\nreturn x / scale',
         fix_safety=("Unsafe: the value stays a 0-d tensor instead of a Python number, so code that formats it, "

@@ -13,13 +13,14 @@ from compilelint.semantic.constructs import Construct
 class TensorTolistGraphBreak(CallBreakRule):
     code = 'GB402'
     construct = Construct.DATA_DEPENDENT_VALUE
+    also_gb_ids = ('GB0033',)
     name = 'tensor-tolist-graph-break'
     call_gate = gate(methods={"tolist"})
     loop_fix = "index the tensor instead"
     reads_tensor_data = True
     gb_id = 'GB0109'
     severity = "warning"
-    message = ('`Tensor.tolist()` breaks the graph (GB0109 for float tensors, GB0033 for integer ones): it copies tensor data into Python; index or slice the tensor instead and keep the values on device')
+    message = '`.tolist()` breaks the graph; index or slice the tensor instead'
     version_note = ('capture_scalar_outputs=True does not remove the break for float tensors (2.13).')
     doc = RuleDoc(
         what='Flags `.tolist()` on a tensor in compiled code.',

@@ -21,7 +21,7 @@ class DataDependentBranch(BreakRule):
     version_note = ('Verified on 2.13: a comprehension filter on tensor data (`[b for b in boxes if area(b) > t]`) '
                     'breaks with GB0170 and, a comprehension being a loop, Dynamo then skips the whole frame '
                     '(GB7000): reported as an error there.')
-    message = ('Python control flow on a tensor value (`if`/`while`/`and`/`or`/`not`/`any()` on tensor data) breaks the graph (GB0170): compute both sides and select with `torch.where(cond, a, b)`, or use `torch.cond`')
+    message = 'branch on tensor data; use `torch.where` or `torch.cond`'
     doc = RuleDoc(
         what='Flags `if`, `while`, conditional expressions and comprehension filters (`[b for b in boxes if b[4] > t]`) whose condition reads tensor data (`if x.sum() > 0`, `while err > tol`, `if (x > 0).any()`, `if any(t)`).',
         why='Dynamo traces one path; a condition on tensor data is only known when the kernels have run, so Dynamo splits the graph at the branch (GB0170) and runs the condition in Python. Conditions on shapes (`x.dim() == 4`, `x.shape[0] > 1`), on `self.training` or on config flags do not break and are not flagged.',
@@ -100,4 +100,4 @@ class M(torch.nn.Module):
         gb_id = self.detect(node, ctx)
         if gb_id and not dead_under_dynamo(ctx, node):
             # a comprehension is a loop: Dynamo gives up on the whole frame (GB7000; verified on 2.13)
-            ctx.report(node.test, self.message.rstrip() + "." + LOOP_NOTE, severity="error", gb_id=gb_id)
+            ctx.report(node.test, self.message.rstrip(". ") + LOOP_NOTE, severity="error", gb_id=gb_id)

@@ -39,11 +39,16 @@ class DynamicOutputShapeOp(BreakRule):
     loop_fix = "use masked arithmetic (torch.where) or output_size="
     gb_id = 'GB0036'
     severity = "warning"
-    message = ('An op whose output shape depends on tensor data (`nonzero`, `unique`, `bincount`, `masked_select`, boolean-mask indexing `x[mask]`, `repeat_interleave` without `output_size`) breaks the graph (GB0036): keep the shape static with `torch.where(mask, x, 0)` / masked arithmetic, pass `output_size=`, or set torch._dynamo.config.capture_dynamic_output_shape_ops = True')
+    message = 'output shape depends on data; mask, or pass `output_size=`'
     version_note = ('`torch.combinations` breaks too (its size comes from a masked select inside torch; with capture_dynamic_output_shape_ops and fullgraph=True 2.13 raises InternalTorchDynamoError instead). On 2.13 masked assignment `x[mask] = v` and `repeat_interleave` with int repeats or output_size do not break (not flagged). Silent in a file that sets capture_dynamic_output_shape_ops = True.')
     doc = RuleDoc(
         what='Flags `nonzero`, `argwhere`, one-argument `torch.where(cond)`, `masked_select`, `unique`/`unique_consecutive`, `bincount`, `torch.combinations`, reading `x[mask]` with a boolean tensor mask, and `repeat_interleave` with a tensor of repeats and no `output_size`.',
-        why="Dynamo's default tracing needs every output shape as a function of input shapes; these ops' shapes depend on the data, so Dynamo breaks the graph at them (GB0036) unless capture_dynamic_output_shape_ops is on.",
+        why=("Dynamo's default tracing needs every output shape as a function of input shapes; these ops' shapes "
+             'depend on the data, so Dynamo breaks the graph at them (GB0036) unless '
+             'capture_dynamic_output_shape_ops is on. Keep the shape static with `torch.where(mask, x, 0)` / '
+             'masked arithmetic, pass `output_size=`, or set '
+             '`torch._dynamo.config.capture_dynamic_output_shape_ops = True`. For `torch.combinations(x, r=2)`, '
+             '`torch.triu_indices(n, n, offset=1)` gives the same pairs in the same order.'),
         example='kept = scores[scores > 0.5]\nreturn kept.sum()',
         use_instead='kept = torch.where(scores > 0.5, scores, 0)\nreturn kept.sum()',
     )
@@ -148,9 +153,8 @@ class M(torch.nn.Module):
 
     def message_for(self, node: cst.CSTNode, ctx, gb_id: str) -> str:  # noqa: ANN001
         if type(node) is cst.Call and ctx.qualify(node.func) == "torch.combinations":
-            return ("`torch.combinations` breaks the graph (GB0036): torch builds it with a masked select, so its "
-                    "size depends on data as far as Dynamo knows; index with `torch.triu_indices(n, n, offset=1)` "
-                    "instead (the same pairs, in the same order, for r=2)")
+            # torch builds it with a masked select: the same pairs, in order, for r=2 are `torch.triu_indices(n, n, 1)`
+            return "`torch.combinations` has a data-dependent size; use `torch.triu_indices`"
         return self.message
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001

@@ -16,7 +16,7 @@ class PrintGraphBreak(CallBreakRule):
     loop_fix = "remove the print"
     gb_id = 'GB0059'
     severity = "warning"
-    message = ('`print()` breaks the graph (GB0059): remove it from compiled code, print outside the compiled function, or add it to torch._dynamo.config.reorderable_logging_functions')
+    message = '`print()` breaks the graph; print outside compiled code'
     version_note = ('Silent in a file that adds `print` to torch._dynamo.config.reorderable_logging_functions (Dynamo then reorders the call after the graph; verified 2.13).')
     has_fix = True
     doc = RuleDoc(

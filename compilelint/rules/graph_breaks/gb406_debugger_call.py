@@ -12,12 +12,13 @@ from compilelint.torchapi.dynamo import DEBUGGER_CALLS
 
 class DebuggerGraphBreak(CallBreakRule):
     code = 'GB406'
+    also_gb_ids = ('GB0007',)
     name = 'debugger-graph-break'
     call_gate = gate(names=DEBUGGER_CALLS)
     loop_fix = "remove the debugger call"
     gb_id = 'GB0059'
     severity = "warning"
-    message = ('A debugger call (`breakpoint()`, `pdb.set_trace()`) breaks the graph (GB0059/GB0007): remove it, or debug the eager model (torch.compiler.disable / TORCH_COMPILE_DISABLE=1)')
+    message = 'debugger call breaks the graph; remove it'
     version_note = ('pdb.set_trace() was seen breaking with GB0007 on 2.13 by a manual probe; the harness example uses breakpoint() (with PYTHONBREAKPOINT=0) since pdb would wait for input.')
     has_fix = True
     doc = RuleDoc(

@@ -18,7 +18,7 @@ class LoggerMethodGraphBreak(CallBreakRule):
     loop_fix = "log outside the compiled code"
     gb_id = 'GB0291'
     severity = "warning"
-    message = ('A `logging.Logger` method call breaks the graph (GB0291): log outside the compiled function, or guard it with `if not torch.compiler.is_compiling():`')
+    message = 'logger call breaks the graph; log outside compiled code'
     version_note = ('Adding the bound method (or logging.Logger.info) to reorderable_logging_functions does NOT remove this break on 2.13 (verified).')
     doc = RuleDoc(
         what='Flags `logger.info(...)`/`debug`/`warning`/... on a module-level `logging.getLogger(...)` logger in compiled code.',

@@ -17,7 +17,7 @@ class WarningsWarnGraphBreak(CallBreakRule):
     loop_fix = "warn outside the compiled code"
     gb_id = 'GB0007'
     severity = "warning"
-    message = ('`warnings.warn()` breaks the graph (GB0007: Dynamo skips the call): warn once outside the compiled function, or add warnings.warn to torch._dynamo.config.reorderable_logging_functions')
+    message = '`warnings.warn()` breaks the graph; warn outside compiled code'
     version_note = ('Silent in a file that adds warnings.warn to reorderable_logging_functions (verified 2.13).')
     doc = RuleDoc(
         what='Flags `warnings.warn(...)` in compiled code.',

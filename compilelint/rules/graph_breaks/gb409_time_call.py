@@ -19,7 +19,7 @@ class TimeCallGraphBreak(CallBreakRule):
     loop_fix = "time from outside"
     gb_id = 'GB0007'
     severity = "warning"
-    message = ('`time.time()`/`perf_counter()`/`monotonic()`/`sleep()` breaks the graph (GB0007): time the compiled call from outside (or use torch.profiler / CUDA events)')
+    message = '`time` call breaks the graph; time the call from outside'
     doc = RuleDoc(
         what="Flags calls to the `time` module's clocks and `time.sleep` in compiled code.",
         why='Dynamo skips these C functions (GB0007), splitting the graph, and the measured time no longer means what it did in eager mode.',

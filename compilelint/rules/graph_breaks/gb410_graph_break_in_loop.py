@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.breaks import first_break
 from compilelint.semantic.paths import dead_under_dynamo
 
@@ -15,8 +15,7 @@ class GraphBreakInLoop(Rule):
     targets = ("dynamo",)
     severity = "error"
     gb_id = "GB7000"
-    message = ("A graph break inside a for/while loop makes Dynamo skip the WHOLE function and run it eagerly "
-               "(GB7000 \"graph break in loop\"): move the breaking call out of the loop or remove the break")
+    message = 'graph break in a loop: Dynamo runs the whole function eagerly'
     doc = RuleDoc(
         what=("Flags any construct the other GB rules detect (print, .item(), a data-dependent `if`, a dynamic-shape "
               "op, ...) when it sits inside a `for` or `while` loop of a compiled function."),
@@ -77,19 +76,20 @@ class M(torch.nn.Module):
 '''),
     )
 
+    @classmethod
+    def confirming_gb_ids(cls, gb_id: str | None) -> frozenset[str] | None:
+        # the break in the loop is whichever construct sits there: a break of any id at the line confirms it
+        return None
+
     def _check(self, node: cst.CSTNode, ctx, report_at: cst.CSTNode | None = None) -> None:  # noqa: ANN001
         if ctx.loop_depth <= 0:
             return
         found = first_break(node, ctx)
         if found is None or dead_under_dynamo(ctx, node):
             return
-        gb, loop_fix = found
-        where = f"`{ctx.context}`" if ctx.context else "the function"
-        code = ctx.code_for(report_at or node).strip().splitlines()[0][:60]
-        message = (f"`{code}` breaks the graph ({gb}) inside a for/while loop: Dynamo cannot resume in a loop, so it "
-                   f"skips the whole function {where} and runs it eagerly (GB7000). Move it out of the loop, or "
-                   f"{loop_fix}.")
-        ctx.report(report_at or node, message)
+        where = f"`{brief(ctx.context.rsplit('.', 1)[-1], 24)}`" if ctx.context else "the function"
+        code = brief(ctx.code_for(report_at or node), 24)
+        ctx.report(report_at or node, f"`{code}` in a loop: Dynamo runs {where} eagerly")
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         self._check(node, ctx)

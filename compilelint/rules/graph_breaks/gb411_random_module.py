@@ -19,7 +19,7 @@ class RandomModuleGraphBreak(CallBreakRule):
     loop_fix = "use torch's RNG"
     gb_id = 'GB0007'
     severity = "warning"
-    message = ('This `random` module function breaks the graph (GB0007): draw random numbers with torch (`torch.rand`, `torch.randint`, `torch.randperm`) so they stay in the graph')
+    message = '`random` call breaks the graph; use `torch.rand`/`randint`'
     version_note = ('random.randint, random.randrange and random.uniform are traced on 2.13 (not flagged).')
     doc = RuleDoc(
         what='Flags `random.random()`, `choice`, `shuffle`, `gauss`, `sample`, `seed`... in compiled code.',

@@ -19,13 +19,15 @@ class CBuiltinGraphBreak(CallBreakRule):
     loop_fix = "compute it once outside"
     gb_id = 'GB0007'
     severity = "warning"
-    message = ('A C-implemented library function (`zlib`, `hashlib`, `pickle`, `bisect`, `heapq`, `os.getpid`, `os.urandom`...) breaks the graph (GB0007): compute it once outside the compiled code (e.g. at import or in __init__), or use a tensor op (`torch.bucketize` for bisect, `torch.topk` for heapq)')
+    message = 'C-implemented stdlib call breaks the graph; do it outside'
     version_note = ('Verified on 2.13 and on 2.11 (its examples): each call breaks (GB0007), with constant arguments too (bisect.bisect_left([8, 16, 32], 20)). '
                     'gc.collect/disable/enable, threading.get_ident and uuid.uuid4/uuid1 (inside uuid: GB0007, then the frame is skipped) '
                     'too. heapq.nsmallest/nlargest are Python and break inside heapq (GB0059): not flagged.')
     doc = RuleDoc(
         what='Flags calls to C builtins that Dynamo cannot trace: zlib.crc32/adler32, hashlib.*, pickle.dumps/loads, bisect.bisect*/insort*, heapq.heappush/heappop/heapify/heappushpop/heapreplace, gc.collect/disable/enable, threading.get_ident, uuid.uuid4/uuid1, os.getpid, os.urandom, os.getcwd, socket.gethostname.',
-        why='Dynamo cannot trace functions implemented in C outside torch; it marks them skipped (GB0007) and splits the graph at every call.',
+        why=('Dynamo cannot trace functions implemented in C outside torch; it marks them skipped (GB0007) and '
+             'splits the graph at every call. Compute it once outside the compiled code (at import or in '
+             '`__init__`), or use a tensor op (`torch.bucketize` for bisect, `torch.topk` for heapq).'),
         example='seed = zlib.crc32(name.encode())\nreturn x + seed',
         use_instead='SEED = zlib.crc32(NAME.encode())  # module level\nreturn x + SEED',
     )

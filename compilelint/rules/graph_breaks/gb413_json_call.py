@@ -20,7 +20,7 @@ class JsonGraphBreak(CallBreakRule):
     gb_id = 'GB0156'
     severity = "warning"
     version_note = ("torch 2.11 breaks the graph too, but with GB0007 reported at line 405 of a library file, not on the call's line; the bad example is marked min_torch 2.13.")
-    message = ('`json.dumps`/`json.loads` breaks the graph (GB0156): serialise outside the compiled function')
+    message = '`json` call breaks the graph; serialise outside compiled code'
     doc = RuleDoc(
         what='Flags `json.dumps`, `json.loads`, `json.dump`, `json.load` in compiled code.',
         why='Dynamo cannot trace the C JSON encoder/decoder (GB0156, unsupported method call) and splits the graph.',

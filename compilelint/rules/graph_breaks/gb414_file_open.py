@@ -14,12 +14,13 @@ from compilelint.torchapi.dynamo import OPEN_FUNCTIONS
 class FileOpenGraphBreak(CallBreakRule):
     code = 'GB414'
     construct = Construct.PYTHON_LIBRARY_CALL
+    also_gb_ids = ('GB0156',)
     name = 'file-open-graph-break'
     call_gate = gate(names=OPEN_FUNCTIONS)
     loop_fix = "do file I/O outside"
     gb_id = 'GB0059'
     severity = "warning"
-    message = ('File I/O (`open()`) breaks the graph (GB0059, and GB0156 on each read/write): read and write files outside the compiled function')
+    message = '`open()` breaks the graph; do file I/O outside compiled code'
     doc = RuleDoc(
         what='Flags `open(...)` in compiled code.',
         why="Dynamo cannot trace the builtin `open` (GB0059) nor the file's methods (GB0156); a `with open(...)` block makes Dynamo skip the frame.",

@@ -19,7 +19,7 @@ class DeepcopyTensorGraphBreak(CallBreakRule):
     older_gb_ids = {"2.11": "GB0179"}
     version_note = ('torch 2.11 breaks the graph on the same line with GB0179 (copy.deepcopy()).')
     severity = "warning"
-    message = ('`copy.deepcopy` of a tensor or module breaks the graph (GB4198; GB0179 on torch 2.11): use `x.clone()` (tensors), or copy modules outside the compiled code')
+    message = '`copy.deepcopy` breaks the graph; use `.clone()` for tensors'
     has_fix = True
     doc = RuleDoc(
         what='Flags `copy.deepcopy(...)` of a tensor, a list of tensors, a module or `self` in compiled code.',

@@ -12,12 +12,13 @@ from compilelint.semantic.calls import argument, called_function
 
 class SortedTensorsGraphBreak(CallBreakRule):
     code = 'GB416'
+    also_gb_ids = ('GB0059',)
     name = 'sorted-tensors-graph-break'
     call_gate = gate(names={"sorted"}, methods={"sort"})
     loop_fix = "use torch.sort/argsort"
     gb_id = 'GB0207'
     severity = "warning"
-    message = ('`sorted()` (or a list\'s `.sort()`) over tensors, or with a key that reads tensor data, breaks the graph (GB0207; GB0059 for `sorted(tensor)`): comparing tensors needs their values; sort on device with `torch.sort`/`torch.argsort` and index')
+    message = '`sorted()` over tensors breaks the graph; use `torch.sort`'
     doc = RuleDoc(
         what='Flags the builtin `sorted(...)` applied to a tensor or a list/tuple of tensors in compiled code, a list\'s `.sort()` over tensors, or sorting anything (e.g. `range(n)`) with a `key=lambda` that returns a tensor or a value read from one (`key=lambda i: s[i]`).',
         why='Sorting Python objects by tensor keys needs each comparison as a Python bool, which Dynamo cannot trace (GB0207), so it breaks the graph.',

@@ -16,7 +16,7 @@ class RangeOfTensorGraphBreak(CallBreakRule):
     loop_fix = "loop over a Python int"
     gb_id = 'GB0059'
     severity = "warning"
-    message = ('`range()` of a tensor breaks the graph (GB0059): the loop count is tensor data; use a Python int (a shape or a config value) or vectorise the loop')
+    message = '`range()` of a tensor breaks the graph; use a Python int'
     doc = RuleDoc(
         what='Flags `range(t)` where `t` is a tensor in compiled code.',
         why="`range` needs a Python int, so Dynamo must read the tensor's value, which it cannot trace (GB0059).",

@@ -12,13 +12,14 @@ from compilelint.torchapi.dynamo import THIRD_PARTY_PACKAGES
 
 class ThirdPartyLibraryGraphBreak(CallBreakRule):
     code = 'GB418'
+    also_gb_ids = ('GB0007',)
     name = 'third-party-library-graph-break'
     call_gate = gate(heads=THIRD_PARTY_PACKAGES)
     loop_fix = "use the torch equivalent"
     gb_id = 'GB0156'
     severity = "warning"
     precision = 'medium'
-    message = ('A call into a non-torch numeric library (scipy, cv2, PIL, pandas, sklearn, skimage) breaks the graph (GB0156/GB0007): use the torch equivalent (torch.special, torch.fft, torchvision.transforms.v2), or do it outside the compiled code')
+    message = 'non-torch library call breaks the graph; use a torch op'
     version_note = ('Verified with scipy (GB0156) on 2.13; cv2, PIL, pandas, sklearn and skimage were not installed on the verification machine (their C functions are outside what Dynamo traces).')
     doc = RuleDoc(
         what='Flags calls to scipy, cv2, PIL, pandas, sklearn and skimage in compiled code.',

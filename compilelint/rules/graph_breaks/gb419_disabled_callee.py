@@ -13,7 +13,7 @@ class DisabledCalleeGraphBreak(CallBreakRule):
     loop_fix = "call it outside the loop"
     gb_id = 'GB0098'
     severity = "warning"
-    message = ('Calling a `@torch.compiler.disable`d function breaks the graph (GB0098): Dynamo runs it eagerly between two graphs; call it outside the compiled code if you can')
+    message = 'call of a `@torch.compiler.disable`d function breaks the graph'
     doc = RuleDoc(
         what='Flags calls, from compiled code, to functions (or methods of the same class) decorated with `@torch.compiler.disable` in the same file.',
         why='A disabled function is by definition not traced: every call splits the graph into the part before and the part after (GB0098), and inside a loop the whole frame runs eagerly.',

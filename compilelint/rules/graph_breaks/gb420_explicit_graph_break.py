@@ -16,7 +16,7 @@ class ExplicitGraphBreak(CallBreakRule):
     loop_fix = "remove graph_break()"
     gb_id = 'GB0025'
     severity = "warning"
-    message = ('`torch._dynamo.graph_break()` forces a graph break (GB0025): remove it unless the split is intended')
+    message = '`torch._dynamo.graph_break()` splits the graph here'
     has_fix = True
     doc = RuleDoc(
         what='Flags `torch._dynamo.graph_break()` in compiled code.',

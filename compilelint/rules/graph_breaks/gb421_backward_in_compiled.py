@@ -16,7 +16,7 @@ class BackwardInCompiledGraphBreak(CallBreakRule):
     loop_fix = "call backward outside"
     gb_id = 'GB0123'
     severity = "warning"
-    message = ('`.backward()` inside compiled code breaks the graph (GB0123): return the loss and call `loss.backward()` outside the compiled function (compiled autograd handles the backward graph)')
+    message = '`.backward()` breaks the graph; call it outside compiled code'
     doc = RuleDoc(
         what='Flags `tensor.backward()` and `torch.autograd.backward(...)` in compiled code (forward, compiled train steps).',
         why='Dynamo does not trace `Tensor.backward()` (GB0123): it splits the graph and runs the backward eagerly.',

@@ -18,7 +18,7 @@ class TensorScalarConversion(CallBreakRule):
     reads_tensor_data = True
     gb_id = 'GB0124'
     severity = "warning"
-    message = ('`int()`/`float()`/`bool()` of a tensor reads its value into Python and breaks the graph (GB0124): keep the value as a tensor, or set torch._dynamo.config.capture_scalar_outputs = True (int/float)')
+    message = '`int()`/`float()`/`bool()` of a tensor breaks the graph'
     version_note = ('int()/float() do not break with capture_scalar_outputs=True (2.13): silent in a file that sets it.')
     doc = RuleDoc(
         what='Flags `int(t)`, `float(t)` and `bool(t)` where `t` is a tensor, in compiled code.',

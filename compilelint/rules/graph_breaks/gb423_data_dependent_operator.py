@@ -21,10 +21,12 @@ class DataDependentOperator(CallBreakRule):
     severity = "warning"
     version_note = ('torch._assert on a tensor condition verified on 2.13 and 2.11 (GB0033; 2.11 by the harness); '
                     '`assert cond` statements and torch._assert_async are traced (a runtime assert).')
-    message = ('A Python number or bool computed from tensor data (`torch.equal`, `torch.allclose`, `math.*` of a tensor, `torch._assert` on a tensor) breaks the graph (GB0033): use the tensor form (`(a == b).all()`, `torch.isclose(...).all()`, `torch.sqrt`, `torch._assert_async`) and keep the result on device')
+    message = 'Python value from tensor data breaks the graph; keep a tensor'
     doc = RuleDoc(
         what='Flags `torch.equal`, `torch.allclose` (and the methods), `math.*` functions applied to tensors and `torch._assert(cond, msg)` with a tensor condition in compiled code.',
-        why='These return Python values computed from tensor data; Dynamo cannot put them in the graph and breaks there (GB0033, data dependent operator).',
+        why=('These return Python values computed from tensor data; Dynamo cannot put them in the graph and breaks'
+             ' there (GB0033, data dependent operator). Use the tensor form (`(a == b).all()`, '
+             '`torch.isclose(...).all()`, `torch.sqrt`, `torch._assert_async`) and keep the result on device.'),
         example='scale = math.sqrt(x.pow(2).sum())',
         use_instead='scale = torch.sqrt(x.pow(2).sum())',
     )

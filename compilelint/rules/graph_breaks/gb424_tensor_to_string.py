@@ -19,12 +19,13 @@ def _in_forward(ctx) -> bool:  # noqa: ANN001
 
 class TensorToString(CallBreakRule):
     code = 'GB424'
+    also_gb_ids = ('GB0569',)
     name = 'tensor-to-string-graph-break'
     call_gate = gate(names={"str", "repr"})
     loop_fix = "format shapes, not values"
     gb_id = 'GB0059'
     severity = "warning"
-    message = ('`str()`/`repr()` of a tensor (or `str()` of its shape) breaks the graph (GB0059/GB0569): Dynamo cannot trace the conversion; format dtypes or log shapes outside the compiled code')
+    message = '`str()`/`repr()` of a tensor breaks the graph'
     version_note = ('On 2.13 `str(x.shape)` breaks (GB0059); `str(x.dtype)` does not. f-strings are not flagged: f"{x.shape}" alone is traced, but used with dynamic shapes it can skip the frame (GB0088).')
     doc = RuleDoc(
         what='Flags `str(t)` and `repr(t)` of a tensor, and `str(t.shape)`, in compiled code.',

@@ -17,7 +17,7 @@ class StdStreamWrite(CallBreakRule):
     loop_fix = "write outside the compiled code"
     gb_id = 'GB0156'
     severity = "warning"
-    message = ('`sys.stdout.write`/`sys.stderr.write` breaks the graph (GB0156): write progress from outside the compiled function')
+    message = '`sys.stdout`/`stderr` write breaks the graph'
     doc = RuleDoc(
         what='Flags writes and flushes on `sys.stdout`/`sys.stderr` in compiled code.',
         why="Dynamo cannot trace methods of the interpreter's stream objects (GB0156) and splits the graph.",

@@ -16,7 +16,7 @@ class AutogradGradGraphBreak(CallBreakRule):
     loop_fix = "use torch.func.grad"
     gb_id = 'GB9186'
     severity = "warning"
-    message = ('`torch.autograd.grad` inside compiled code breaks the graph (GB9186, trace_autograd_ops=False): compute gradients outside the compiled function, or use torch.func.grad')
+    message = '`torch.autograd.grad` breaks the graph; use `torch.func.grad`'
     doc = RuleDoc(
         what='Flags `torch.autograd.grad(...)` in compiled code.',
         why='With the default torch._dynamo.config.trace_autograd_ops=False Dynamo does not trace `torch.autograd.grad` and splits the graph there (GB9186).',

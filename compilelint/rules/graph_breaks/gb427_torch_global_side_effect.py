@@ -12,12 +12,13 @@ from compilelint.torchapi.dynamo import TORCH_GLOBAL_STATE, TORCH_THREADS
 
 class TorchGlobalSideEffect(CallBreakRule):
     code = 'GB427'
+    also_gb_ids = ('GB0208',)
     name = 'torch-global-side-effect'
     call_gate = gate(names=TORCH_GLOBAL_STATE | set(TORCH_THREADS))
     loop_fix = "do it outside the compiled code"
     gb_id = 'GB0007'
     severity = "warning"
-    message = ('`torch.manual_seed`/`torch.save`/`torch.load`/`torch.set_num_threads` (global RNG or thread state, or files) breaks the graph (GB0007; reading the thread count GB0208): seed, configure threads and save/load outside the compiled code (or pass a torch.Generator)')
+    message = 'global torch state call breaks the graph; do it outside'
     version_note = ('Verified on 2.13 and on 2.11 (its examples): the RNG and file functions and torch.set_num_threads / '
                     'set_num_interop_threads break with GB0007, torch.get_num_threads / get_num_interop_threads '
                     'with GB0208.')

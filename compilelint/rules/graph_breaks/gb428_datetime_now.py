@@ -21,7 +21,7 @@ class DatetimeNowGraphBreak(CallBreakRule):
     older_gb_ids = {"2.11": "GB0007"}
     version_note = ('torch 2.11 breaks the graph on the same line with GB0007 (Attempted to call function marked as skipped); Dynamo also reports a guard that failed on the frame that created it.')
     severity = "warning"
-    message = ('`datetime.now()`/`utcnow()`/`today()` breaks the graph (GB0156; GB0007 on torch 2.11): take timestamps outside the compiled function')
+    message = '`datetime.now()` breaks the graph; take timestamps outside'
     doc = RuleDoc(
         what='Flags `datetime.datetime.now()`, `utcnow()`, `today()` and `datetime.date.today()` in compiled code.',
         why='Dynamo cannot trace the C datetime constructors (GB0156) and splits the graph.',

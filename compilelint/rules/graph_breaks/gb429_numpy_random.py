@@ -19,7 +19,7 @@ class NumpyRandomGraphBreak(CallBreakRule):
     loop_fix = "use torch's RNG"
     gb_id = 'GB0033'
     severity = "warning"
-    message = ("A scalar `np.random.*` draw (no `size`) breaks the graph (GB0033): use torch's RNG (`torch.rand`, `torch.randn`, `torch.randint`) so the draw stays in the graph")
+    message = "scalar `np.random` draw breaks the graph; use torch's RNG"
     doc = RuleDoc(
         what='Flags `numpy.random` draws that return a Python scalar (no `size`) in compiled code.',
         why="Dynamo traces many numpy calls through torch, but not numpy's random generator: it breaks the graph (GB0033).",

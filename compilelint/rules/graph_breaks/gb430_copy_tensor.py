@@ -18,7 +18,7 @@ class CopyTensorGraphBreak(CallBreakRule):
     older_gb_ids = {"2.11": "GB0007"}
     version_note = ('torch 2.11 breaks the graph on the same line with GB0007 (Attempted to call function marked as skipped).')
     severity = "warning"
-    message = ('`copy.copy` of a tensor breaks the graph (GB0208; GB0007 on torch 2.11): use `x.clone()` (a copy) or plain assignment (an alias)')
+    message = '`copy.copy` of a tensor breaks the graph; use `.clone()`'
     doc = RuleDoc(
         what='Flags `copy.copy(t)` of a tensor in compiled code.',
         why='Dynamo cannot trace the copy protocol of tensors (GB0208) and splits the graph.',

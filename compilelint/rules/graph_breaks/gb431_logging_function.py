@@ -19,7 +19,7 @@ class LoggingFunctionGraphBreak(CallBreakRule):
     loop_fix = "log outside the compiled code"
     gb_id = 'GB4841'
     severity = "warning"
-    message = ('A `logging` module function (`logging.info`, `logging.warning`...) breaks the graph (GB4841): log outside the compiled code, or add the function to torch._dynamo.config.reorderable_logging_functions')
+    message = '`logging` call breaks the graph; log outside compiled code'
     version_note = ('Silent in a file that adds the function (e.g. logging.info) to reorderable_logging_functions; that removes the break on 2.13 (verified). torch 2.11 breaks the graph too, but inside the logging module (GB0156 at logging/__init__.py:2199), not on the line of the call; the bad example is marked min_torch 2.13.')
     doc = RuleDoc(
         what='Flags `logging.debug/info/warning/error/...` (the module-level functions) in compiled code.',

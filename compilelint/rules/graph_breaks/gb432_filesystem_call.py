@@ -19,7 +19,7 @@ class FilesystemGraphBreak(CallBreakRule):
     loop_fix = "check files in __init__"
     gb_id = 'GB0007'
     severity = "warning"
-    message = ('A filesystem call (`os.path.exists`, `os.listdir`, `os.makedirs`...) breaks the graph (GB0007): check files once in __init__ or outside the compiled function')
+    message = 'filesystem call breaks the graph; check files outside'
     doc = RuleDoc(
         what='Flags os.path.exists/isfile/isdir/getsize, os.listdir, os.makedirs, os.stat, os.remove... in compiled code.',
         why='These reach C functions (os.stat) that Dynamo skips (GB0007), splitting the graph at each call.',

@@ -13,7 +13,7 @@ class RnnModuleGraphBreak(CallBreakRule):
     name = 'rnn-module-graph-break'
     gb_id = 'GB0014'
     severity = "warning"
-    message = ('Calling an `nn.LSTM`/`nn.GRU`/`nn.RNN` makes Dynamo give up on the frame (GB0014: RNN modules are not supported): run the recurrent part eagerly (`@torch.compiler.disable` on a small wrapper) and compile the rest, or replace it with a traceable cell loop / attention block')
+    message = 'RNN module call: Dynamo gives up on the frame'
     doc = RuleDoc(
         what='Flags calls of `self.<attr>(...)` where the attribute was built as `nn.LSTM`, `nn.GRU` or `nn.RNN` in `__init__`.',
         why='Dynamo does not trace the cuDNN/fused RNN modules (GB0014); it skips the whole frame, so nothing of the calling function is compiled.',

@@ -14,11 +14,12 @@ from compilelint.torchapi.dynamo import NETWORK_PACKAGES, REQUESTS_CALLS, SOCKET
 class NetworkIoGraphBreak(CallBreakRule):
     code = 'GB434'
     construct = Construct.PYTHON_LIBRARY_CALL
+    also_gb_ids = ('GB0059', 'GB0156')
     name = 'network-io-graph-break'
     call_gate = gate(heads=NETWORK_PACKAGES)
     gb_id = 'GB0007'
     severity = "warning"
-    message = ('Network I/O (`requests`, `urllib.request.urlopen`, `socket` connections) in compiled code breaks the graph and on 2.13 made Dynamo skip the whole function (GB0007/GB0059/GB0156): fetch data outside the compiled code and pass tensors in')
+    message = 'network I/O breaks the graph; fetch data outside'
     version_note = ('Verified on 2.13 with socket.create_connection (GB0007), urllib.request.urlopen (GB0059) and requests.get (GB0156) to a closed local port: each left the frame uncompiled (graphs=0).')
     doc = RuleDoc(
         what='Flags `requests.get/post/...`, `urllib.request.urlopen`, `socket.create_connection`/`socket.socket` and `http.client` calls in compiled code.',

@@ -17,7 +17,7 @@ class RequiresGradInCompiled(CallBreakRule):
     gb_id = 'GB8985'
     older_gb_ids = {"2.11": "GB0125"}
     severity = "warning"
-    message = ('`.requires_grad_()` inside compiled code breaks the graph (GB8985 on an intermediate, GB0125 on an input): set requires_grad on inputs before calling the compiled function, or compute the gradient-requiring part outside it')
+    message = '`.requires_grad_()` breaks the graph; set it on inputs'
     version_note = ('`requires_grad_(False)` is traced (not flagged). Verified on 2.13: intermediates GB8985, function inputs GB0125. torch 2.11 breaks the graph on the same line with GB0125 (Unsupported Tensor.requires_grad_() call) for an intermediate too.')
     doc = RuleDoc(
         what='Flags `t.requires_grad_()` / `t.requires_grad_(True)` in compiled code (not on `self.` parameters).',

@@ -16,8 +16,7 @@ class MinMaxTensorKeyGraphBreak(CallBreakRule):
     call_gate = gate(names={"min", "max"})
     gb_id = 'GB0193'
     severity = "warning"
-    message = ('`min()`/`max()` with a key that reads tensor data breaks the graph (GB0193): each comparison needs '
-               'a Python bool from tensor values; pick on device with `torch.argmin`/`torch.argmax` and index')
+    message = '`min`/`max` key reads tensor data; use `argmin`/`argmax`'
     version_note = 'Verified on 2.13: GB0193 ("invalid call to builtin op handler"); a pure-Python key is traced.'
     doc = RuleDoc(
         what=('Flags the builtin `min(xs, key=...)` / `max(xs, key=...)` in compiled code when the `key=lambda` '

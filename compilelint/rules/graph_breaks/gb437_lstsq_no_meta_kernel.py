@@ -12,23 +12,24 @@ from compilelint.torchapi.shapes import NO_META_FUNCTIONS
 
 class LstsqGraphBreak(CallBreakRule):
     code = 'GB437'
+    also_gb_ids = ('GB0037',)
     name = 'lstsq-graph-break'
     call_gate = gate(names=NO_META_FUNCTIONS)
     loop_fix = "use torch.linalg.pinv or solve"
     gb_id = 'GB0036'
     severity = "warning"
-    message = ('`torch.linalg.lstsq` breaks the graph (GB0036; GB0037 with capture_dynamic_output_shape_ops): it '
-               'has no fake-tensor kernel, so Dynamo cannot trace it; solve with `torch.linalg.pinv(A) @ B`, or the '
-               'normal equations (`torch.linalg.solve(A.mT @ A, A.mT @ B)`) when A has full column rank')
+    message = '`torch.linalg.lstsq` breaks the graph; use `pinv(A) @ B`'
     version_note = ('Verified on 2.13: GB0036 by default, GB0037 "Dynamic shape operator (no meta kernel)" with '
                     'torch._dynamo.config.capture_dynamic_output_shape_ops = True. torch.export fails on it too '
                     '(EX712).')
     doc = RuleDoc(
         what='Flags calls of `torch.linalg.lstsq` in compiled code (lane and trajectory polynomial fits, calibration).',
-        why=("Dynamo runs every op on fake tensors to learn output shapes. `linalg_lstsq` has no fake (meta) kernel "
-             "(its residuals, rank and singular values depend on the data and the driver), so the fake run raises "
-             "DynamicOutputShapeException and Dynamo breaks the graph there (GB0036), even with "
-             "capture_dynamic_output_shape_ops (GB0037). The fit runs eagerly, between two graphs."),
+        why=(('Dynamo runs every op on fake tensors to learn output shapes. `linalg_lstsq` has no fake (meta) '
+              'kernel (its residuals, rank and singular values depend on the data and the driver), so the fake run '
+              'raises DynamicOutputShapeException and Dynamo breaks the graph there (GB0036), even with '
+              'capture_dynamic_output_shape_ops (GB0037). The fit runs eagerly, between two graphs. Solve with '
+              '`torch.linalg.pinv(A) @ B`, or the normal equations (`torch.linalg.solve(A.mT @ A, A.mT @ B)`) when '
+              'A has full column rank.')),
         example=('A = torch.stack([ys ** d for d in range(3)], -1)\n'
                  'coeffs = torch.linalg.lstsq(A.expand(n, -1, -1), xs.unsqueeze(-1)).solution'),
         use_instead=('A = torch.stack([ys ** d for d in range(3)], -1)\n'

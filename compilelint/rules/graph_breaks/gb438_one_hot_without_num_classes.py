@@ -17,8 +17,7 @@ class OneHotWithoutNumClasses(CallBreakRule):
     loop_fix = "pass num_classes="
     gb_id = 'GB0246'
     severity = "warning"
-    message = ('`F.one_hot` without `num_classes` breaks the graph (GB0246): its width is the largest label + 1, '
-               'read from the data; pass `num_classes=` (the head\'s class count)')
+    message = '`one_hot` without `num_classes` breaks the graph'
     version_note = ('Verified on 2.13: GB0246 ("Attempted to use `torch.nn.functional.one_hot` with data-dependent '
                     'output shape"), also with capture_scalar_outputs = True; with num_classes the call is traced. '
                     'torch.export fails on it too (EX715).')

@@ -14,9 +14,7 @@ class TensorIndexedByDataScalar(BreakRule):
     name = 'tensor-indexed-by-data-scalar'
     gb_id = 'GB0033'
     severity = "warning"
-    message = ('Indexing a tensor with a 0-d index computed from tensor data (`argmax()`/`argmin()`) breaks the '
-               'graph (GB0033): PyTorch reads the index as a Python number; index with a 1-element tensor '
-               '(`t[i.view(1)]`, `t.index_select(0, i.view(1))`) or use a mask with `torch.where`')
+    message = 'index from tensor data breaks the graph; index with `i.view(1)`'
     version_note = ('Verified on 2.13 and on 2.11 (the examples below through the harness): reads '
                     'and writes break with GB0033 ("Data dependent operator", '
                     'aten._local_scalar_dense); with torch._dynamo.config.capture_scalar_outputs = True they still '
@@ -29,10 +27,11 @@ class TensorIndexedByDataScalar(BreakRule):
         what=("Flags, in code torch.compile traces, a tensor read or written at a 0-d index computed from tensor "
               "data: `t[i]`, `t[:, i]`, `t[i] = v` where `i` is `x.argmax()` / `x.argmin()` without a dim, "
               "`torch.argmax(x)`, or integer arithmetic, `clamp` or `torch.div` of one (directly or through a name)."),
-        why=("A 0-d integer tensor used as an index is turned into a Python number (`t.select(0, int(i))`). The "
-             "number lives in tensor data, so Dynamo cannot trace it: it ends the graph at the subscript and runs "
-             "the rest of the function in another graph, with eager code between. A 1-element index tensor is "
-             "advanced indexing (a gather or an index_put_), which stays in the graph."),
+        why=(('A 0-d integer tensor used as an index is turned into a Python number (`t.select(0, int(i))`). The '
+              'number lives in tensor data, so Dynamo cannot trace it: it ends the graph at the subscript and runs '
+              'the rest of the function in another graph, with eager code between. A 1-element index tensor is '
+              'advanced indexing (a gather or an index_put_), which stays in the graph. Index with a 1-element '
+              'tensor (`t[i.view(1)]`, `t.index_select(0, i.view(1))`), or use a mask with `torch.where`.')),
         example="best = scores.argmax()\nbox = boxes[best]",
         use_instead="best = scores.argmax()\nbox = boxes.index_select(0, best.view(1))[0]",
     )

@@ -26,16 +26,13 @@ def _is_thread_lock(expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
 
 class ThreadLockInCompiledCode(CallBreakRule):
     code = 'GB440'
+    also_gb_ids = ('GB0099', 'GB0156')
     name = 'thread-lock-in-compiled-code'
     call_gate = gate(methods=LOCK_METHODS)  # its `with` statements are not calls: not gated
     gb_id = 'GB0142'
     severity = "warning"
-    message = ('`with` on a threading lock makes Dynamo give up on the whole function (GB0142: unsupported context '
-               'manager), so none of it is compiled: take the lock outside the compiled function (around the call '
-               'of the compiled module), or move the locked update into a `@torch.compiler.disable` helper (one '
-               'graph break, GB0099, instead of the whole function)')
-    acquire_message = ('`{call}` breaks the graph (GB0156: Dynamo does not trace a lock\'s methods): take the lock '
-                       'outside the compiled function, or move the locked update into a `@torch.compiler.disable` helper')
+    message = '`with` on a lock: Dynamo gives up on the whole function'
+    acquire_message = '`{call}` breaks the graph; take the lock outside'
     version_note = ('Verified on 2.13 and 2.11 (its examples): threading.Lock, RLock, Semaphore and Condition used in `with` (a module-level '
                     'one or one built in __init__) make Dynamo skip the frame (GB0142); `with threading.Lock():` breaks '
                     'first on building it (GB0007), then skips; `acquire()` / `release()` break with GB0156 each. '

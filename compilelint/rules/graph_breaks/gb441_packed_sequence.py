@@ -16,9 +16,7 @@ class PackedSequenceGraphBreak(CallBreakRule):
     call_gate = gate(names=PACKED_SEQUENCE)
     gb_id = 'GB0007'
     severity = "warning"
-    message = ('`torch.nn.utils.rnn` packing breaks the graph (GB0007: Dynamo skips these functions on purpose): '
-               'pad the batch and mask instead (a `lengths` mask on the padded tensor), or run the packed '
-               'recurrent part in a `@torch.compiler.disable` helper')
+    message = 'sequence packing breaks the graph; pad and mask instead'
     version_note = ('Verified on 2.13 and 2.11 (its examples): pack_padded_sequence (also with enforce_sorted=False), pad_packed_sequence '
                     'and pack_sequence break with GB0007 ("Attempted to call function marked as skipped"); '
                     'pack_sequence breaks inside torch, on the call the rule names. The recurrent modules that '

@@ -48,9 +48,7 @@ class DataTensorAsSize(CallBreakRule):
     call_gate = gate(names=SIZE_ARGUMENT_FUNCTIONS | STEPS_FUNCTIONS, methods=SIZE_ARGUMENT_METHODS)
     gb_id = 'GB0033'
     severity = "warning"
-    message = ('A 0-d tensor computed from data (a count like `mask.sum()`, an `argmax()`) is used as a size or '
-               'count here, so PyTorch reads it as a Python number and the graph breaks (GB0033): keep a fixed size '
-               'and mask (`torch.arange(N) < n`), or set torch._dynamo.config.capture_scalar_outputs = True')
+    message = 'data-dependent 0-d tensor used as a size breaks the graph'
     version_note = ('Verified on 2.13 (and its examples on 2.11): torch.zeros/ones/empty/full/arange/randperm/linspace, new_zeros/new_full, '
                     'expand/view/reshape/repeat/narrow and topk with such a tensor break with GB0033 ("Data dependent '
                     'operator", aten._local_scalar_dense); with capture_scalar_outputs = True they are traced (an '
@@ -65,10 +63,11 @@ class DataTensorAsSize(CallBreakRule):
               '`narrow`, `topk`) given a 0-d integer tensor computed from tensor data: `mask.sum()`, '
               '`torch.count_nonzero(mask)`, the `max()` of an integer tensor, `x.argmax()`, arithmetic on one, '
               'directly or through a name.'),
-        why=('Detection and tracking code counts what survived a threshold (`n = keep.sum()`) and builds tensors '
-             'of that size. The count is a tensor; PyTorch turns it into a Python int for the size, which Dynamo '
-             'cannot trace: the graph ends there (GB0033) and everything after runs in a new graph, guarded on '
-             'the count. `.item()` breaks the same way (GB401).'),
+        why=(('Detection and tracking code counts what survived a threshold (`n = keep.sum()`) and builds tensors '
+              'of that size. The count is a tensor; PyTorch turns it into a Python int for the size, which Dynamo '
+              'cannot trace: the graph ends there (GB0033) and everything after runs in a new graph, guarded on the'
+              ' count. `.item()` breaks the same way (GB401). Keep a fixed size and mask (`torch.arange(N) < n`), '
+              'or set `torch._dynamo.config.capture_scalar_outputs = True`.')),
         example='n = (scores > self.thresh).sum()\nranks = torch.arange(n)',
         use_instead=('n = (scores > self.thresh).sum()\n'
                      'valid = torch.arange(scores.numel(), device=scores.device) < n  # fixed size, masked'),

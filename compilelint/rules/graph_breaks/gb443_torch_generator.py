@@ -22,13 +22,12 @@ def _is_generator(expr: cst.BaseExpression, ctx) -> bool:  # noqa: ANN001
 
 class TorchGeneratorGraphBreak(CallBreakRule):
     code = 'GB443'
+    also_gb_ids = ('GB0007', 'GB0363', 'GB7650')
     name = 'torch-generator-graph-break'
     gb_id = 'GB0055'
     older_gb_ids = {"2.11": "GB0156"}  # seeding a Generator (its GB7650 on 2.13)
     severity = "warning"
-    message = ('A `torch.Generator` in compiled code breaks the graph (passing one as `generator=`: GB0055; building '
-               'one: GB0363, GB0007 on torch 2.11; seeding one: GB7650, GB0156 on 2.11): draw from the global RNG inside the compiled code (seed it with '
-               '`torch.manual_seed` outside), or draw the noise outside and pass it in as a tensor')
+    message = '`torch.Generator` breaks the graph; use the global RNG'
     version_note = ('Verified on 2.13: `generator=` a Generator (a module attribute or an argument) in torch.randn, '
                     'torch.randint, torch.multinomial and Tensor.normal_ breaks with GB0055 ("Failed to convert '
                     'args/kwargs to proxy"); `torch.Generator()` with GB0363; `self.gen.manual_seed(0)` with GB7650. '

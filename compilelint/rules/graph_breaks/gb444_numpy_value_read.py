@@ -13,14 +13,11 @@ from compilelint.torchapi.dynamo import ARRAY_DYNAMIC_SIZE, ARRAY_TO_PYTHON
 class NumpyValueRead(BreakRule):
     code = 'GB444'
     construct = Construct.DATA_DEPENDENT_VALUE
+    also_gb_ids = ('GB0036', 'GB0109', 'GB0170')
     name = 'numpy-value-read'
     gb_id = 'GB0033'
     severity = "warning"
-    message = ('This reads a NumPy array made from a tensor into Python, which breaks the graph: Dynamo traces the '
-               'array as a tensor (`.numpy()` and NumPy arithmetic stay in the graph), but `float()`/`int()`/'
-               '`.item()` need its value (GB0033), `.tolist()` too (GB0109; GB0033 for integer arrays), an `if` on it is data-dependent '
-               '(GB0170) and `np.nonzero`/masking give a data-dependent size (GB0036); keep the value as a tensor '
-               '(`torch.quantile`, `torch.where`) or do this part outside the compiled model')
+    message = 'Python read of a tensor-made NumPy array breaks the graph'
     version_note = ('Verified on 2.13: with `a = x.numpy()` (also `np.asarray(x)`, `np.array(x)`, after `.detach().cpu()`), '
                     'float/int/bool/round/math.* of `a` or of a NumPy result of it (`np.percentile(a, 95)`, `a.max()`, '
                     '`a[0, 0] > 0`) and `.item()` break with GB0033, `.tolist()` with GB0109 (float and bool arrays; GB0033 '

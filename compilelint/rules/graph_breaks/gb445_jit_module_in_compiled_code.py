@@ -11,15 +11,13 @@ from compilelint.torchapi.dynamo import JIT_MODULE_CALL
 
 class JitModuleInCompiledCode(BreakRule):
     code = 'GB445'
+    also_gb_ids = ('GB0008',)
     name = 'jit-module-in-compiled-code'
     gb_id = 'GB4695'
     older_gb_ids = {"2.11": "GB0357"}
     severity = "warning"
-    message = ('Calling a TorchScript module from compiled code makes Dynamo give up on the whole function '
-               '(GB4695, GB0357 on torch 2.11: it cannot trace into the TorchScript runtime), so none of it is compiled: keep the eager '
-               '`nn.Module` here and script it only for the TorchScript build')
-    trace_message = ('Calling a `torch.jit.trace`d module from compiled code breaks the graph (GB0008: Dynamo skips '
-                     'the traced module\'s call on purpose): call the original eager `nn.Module`')
+    message = 'TorchScript module call: Dynamo gives up on the whole function'
+    trace_message = 'traced module call breaks the graph; call the eager module'
     version_note = ('Verified on 2.13: a submodule built with torch.jit.script(Module()), torch.jit.load(path) or '
                     'torch.jit.freeze(...), called in forward (also after other work), leaves Dynamo with no graph at '
                     'all (GB4695, the frame skipped); a module-level one the same. A torch.jit.trace(Module(), ...) '

@@ -4,20 +4,20 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.graph_breaks._common import CallBreakRule
 from compilelint.semantic.calls import call_name
 from compilelint.semantic.constructs import Construct
 from compilelint.torchapi.dynamo import UNTRACEABLE_NUMPY
 
 _INSTEAD = {
-    "polyfit": "fit with torch: `torch.linalg.pinv(torch.vander(x, deg + 1)) @ y` gives np.polyfit's coefficients",
-    "polyval": "evaluate with torch: `torch.vander(x, len(c)) @ c`",
-    "interp": "interpolate with torch: `torch.searchsorted` for the segment, then a lerp of its ends",
-    "lexsort": "sort with torch: `torch.argsort` of a combined key, or two stable sorts",
-    "unravel_index": "compute it with torch: `torch.unravel_index`, or `i // w` and `i % w`",
-    "lstsq": "solve with torch's pinv or normal equations (`torch.linalg.lstsq` breaks too, GB437)",
-    "pad": "pad with torch: `torch.nn.functional.pad`",
+    "polyfit": "use `torch.vander` and `pinv`",
+    "polyval": "use `torch.vander(x, len(c)) @ c`",
+    "interp": "use `torch.searchsorted` and a lerp",
+    "lexsort": "use `torch.argsort` of a combined key",
+    "unravel_index": "use `torch.unravel_index`",
+    "lstsq": "use `torch.linalg.pinv` (lstsq breaks too)",
+    "pad": "use `torch.nn.functional.pad`",
 }
 
 
@@ -28,8 +28,7 @@ class UntraceableNumpyFunction(CallBreakRule):
     call_gate = gate(names=set(UNTRACEABLE_NUMPY))
     gb_id = 'GB0294'
     severity = "warning"
-    message = ('`{call}` of an array made from a tensor breaks the graph ({gb}): Dynamo traces NumPy on such arrays '
-               'through torch, and this function has no traceable torch version; {instead}')
+    message = "`{call}` of a tensor array breaks the graph; {instead}"
     version_note = ('Verified on 2.13 (arrays from `t.numpy()`; its examples also on 2.11): np.polyfit, np.polyval, np.interp, np.lexsort and '
                     'np.unravel_index break with GB0294 ("attempted to trace numpy function unsupported by PyTorch"), '
                     'np.linalg.lstsq with GB0036 (no meta kernel), np.pad with GB0033. np.histogram, np.searchsorted, '
@@ -39,9 +38,13 @@ class UntraceableNumpyFunction(CallBreakRule):
         what=('Flags, in compiled code, calls of `np.polyfit`, `np.polyval`, `np.interp`, `np.lexsort`, '
               '`np.unravel_index`, `np.linalg.lstsq` and `np.pad` with an argument that is a NumPy array made from '
               'a tensor (`t.numpy()`, `np.asarray(t)`, or computed from one).'),
-        why=('Lane and keypoint post-processing often fits polynomials with NumPy on points taken from the '
-             'network output. Dynamo turns NumPy calls on tensor-backed arrays into torch ops; for these functions '
-             'there is none, so the graph ends at the call and it runs in eager NumPy.'),
+        why=(('Lane and keypoint post-processing often fits polynomials with NumPy on points taken from the network'
+              ' output. Dynamo turns NumPy calls on tensor-backed arrays into torch ops; for these functions there '
+              'is none, so the graph ends at the call and it runs in eager NumPy. Torch versions: `np.polyfit` is '
+              '`torch.linalg.pinv(torch.vander(x, deg + 1)) @ y`, `np.polyval` `torch.vander(x, len(c)) @ c`, '
+              "`np.interp` `torch.searchsorted` and a lerp of the segment's ends, `np.lexsort` `torch.argsort` of a"
+              ' combined key (or two stable sorts), `np.unravel_index` `torch.unravel_index` (or `i // w`, `i % '
+              'w`), `np.pad` `torch.nn.functional.pad`.')),
         example='pts = lane_pts.detach().cpu().numpy()\ncoef = np.polyfit(pts[:, 1], pts[:, 0], 2)',
         use_instead='coef = torch.linalg.pinv(torch.vander(lane_pts[:, 1], 3)) @ lane_pts[:, 0]',
     )
@@ -109,4 +112,4 @@ class M(torch.nn.Module):
 
     def message_for(self, node: cst.CSTNode, ctx, gb_id: str) -> str:  # noqa: ANN001
         short = (ctx.qualify(node.func) or "").rsplit(".", 1)[-1]
-        return self.message.format(call=ctx.code_for(node.func), gb=gb_id, instead=_INSTEAD.get(short, "use torch ops"))
+        return self.message.format(call=brief(ctx.code_for(node.func), 20), gb=gb_id, instead=_INSTEAD.get(short, "use torch ops"))

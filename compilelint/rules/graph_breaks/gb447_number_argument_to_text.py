@@ -56,10 +56,7 @@ class NumberArgumentToText(TextBreakRule):
     severity = "error"
     # the second value recompiles first (a guard on the value at this line), then the frame is given up
     targets = ("dynamo", "recompile")
-    message = ('`{code}` formats the number argument `{subject}` into text: from its second distinct value Dynamo '
-               'makes `{subject}` dynamic (a SymInt/SymFloat) and cannot build the string, so it {effect}; build '
-               'such strings once in `__init__` and index them with the number (`self.names[{subject}]`), pass the '
-               'string itself, or compile with `dynamic=False`')
+    message = 'number argument `{subject}` formatted into text: {effect}'
     version_note = ('Verified on 2.13 with a second distinct value (its examples; automatic dynamic): an f-string '
                     'field `{n}` GB0021, with a format spec or conversion (`{t:.2f}`, `{n!r}`) GB0088, `"%d" % n` and '
                     '`"{}".format(n)` GB0088, each skipping the frame; `str(n)` GB0059 and `repr(n)` GB6053 break '

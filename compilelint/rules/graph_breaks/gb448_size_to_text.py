@@ -48,10 +48,7 @@ class SizeToText(TextBreakRule):
     call_gate = gate(names={"str", "repr"}, methods={"format"})
     gb_id = 'GB0088'
     severity = "error"
-    message = ('`{code}` formats the size `{subject}` into text: once the input size changes Dynamo makes it '
-               'dynamic and cannot build the string, so it {effect}; keep sizes out of strings in compiled code '
-               '(log them from the caller), or use a plain f-string field `{{n}}` where a new size may recompile '
-               '(RC512)')
+    message = 'size `{subject}` formatted into text: {effect}'
     version_note = ('Verified on 2.13 with five input sizes (its examples): f"{x.shape}" and f"{tuple(x.shape)}", '
                     '`"%d" % n` and `"{}".format(n)` of a size skip the frame (GB0088; Dynamo reports the f-string and '
                     '`.format` forms where the string is first used); `str(n)` GB0059 and `repr(n)` GB6053 break the '

@@ -12,14 +12,12 @@ from compilelint.torchapi.dynamo import STORAGE_QUERIES
 
 class TensorStorageQuery(CallBreakRule):
     code = 'GB449'
+    also_gb_ids = ('GB0156', 'GB0208')
     name = 'tensor-storage-query-graph-break'
     call_gate = gate(methods=STORAGE_QUERIES | {"untyped_storage"})
     gb_id = 'GB5976'
     severity = "warning"
-    message = ('Asking a tensor about its storage (`data_ptr()` compared, `storage_offset()`, `is_pinned()`, '
-               '`untyped_storage()`) breaks the graph (GB5976 / GB0208 / GB0156): Dynamo traces tensors without '
-               'their memory; decide cache validity and memory placement outside the compiled code (or from a '
-               'version counter you keep), and index views instead of reading offsets')
+    message = 'tensor storage query breaks the graph'
     version_note = ('Verified on 2.13 (its examples): `x.data_ptr() != self._ptr` GB5976, `x.storage_offset()` '
                     'GB0208, `x.untyped_storage().nbytes()` GB0156; `x.is_pinned()`, `x.is_shared()` and the typed '
                     '`x.storage()` GB0208. On 2.11 the data_ptr() comparison makes Dynamo skip the frame '

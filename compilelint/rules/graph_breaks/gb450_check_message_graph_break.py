@@ -13,15 +13,13 @@ from compilelint.torchapi.dynamo import CHECK_IS_SIZE, CHECK_MESSAGE_POSITION
 
 class CheckMessageGraphBreak(CallBreakRule):
     code = 'GB450'
+    also_gb_ids = ('GB0055', 'GB9840')
     name = 'check-message-graph-break'
     call_gate = gate(names={*CHECK_MESSAGE_POSITION, CHECK_IS_SIZE})
     gb_id = 'GB9158'
     older_gb_ids = {"2.11": "GB0288"}
     severity = "warning"
-    message = ('This `torch._check` message breaks the graph (GB9158 / GB9840 / GB0055; GB0288 on torch 2.11): Dynamo takes '
-               'the message only as a function whose closure holds constants, and this one reads a tensor, a size, `self` or another '
-               'variable of the function (or is not a function at all); pass a lambda over constants '
-               '(`lambda: "boxes must be (N, 4)"`), and report the values from the caller if they matter')
+    message = '`torch._check` message reads a variable; pass a constant lambda'
     version_note = ('Verified on 2.13 (its examples), with static and dynamic shapes alike: a lambda reading a '
                     'parameter, `self` or a local (`lambda: f"{x.shape}"`) GB9158, for torch._check, _check_index and '
                     '_check_with; a string or f-string message GB9840; a lambda over literals and module-level '

@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.calls import argument, call_name
 from compilelint.semantic.frames import mentions_dynamic_size, number_argument, reaches_entry_values
 from compilelint.semantic.paths import built_only_on_failure, dead_under_dynamo
@@ -49,10 +49,7 @@ class NumberFormatFailsDynamo(Rule):
     dynamo_error = True
     severity = "error"
     call_gate = gate(names={"format"})
-    message = ('`{code}` formats `{subject}` as a number: once it is dynamic (a new input size or argument value) '
-               'Dynamo cannot format it and fails outright (InternalTorchDynamoError), so the compiled call raises; '
-               'format outside the compiled code, or use a plain field `{{n}}` (traced; a size there specialises, '
-               'RC512)')
+    message = 'number format of `{subject}`: Dynamo fails once it is dynamic'
     version_note = ('Verified on 2.13 and 2.11 (its examples), from the second distinct size or value: `format(n)` and '
                     '`format(n, spec)` of a size or an int/float argument fail with AsPythonConstantNotImplementedError, '
                     'an f-string field with a numeric spec (`{h:d}`, `{n:04d}`, `{w / 2:.1f}`) of a size with '
@@ -113,7 +110,7 @@ class M(torch.nn.Module):
     def _check(self, node: cst.CSTNode, ctx) -> None:  # noqa: ANN001
         subject = _format_crash(node, ctx)
         if subject is not None and not dead_under_dynamo(ctx, node):
-            ctx.report(node, self.message.format(code=ctx.code_for(node), subject=ctx.code_for(subject)))
+            ctx.report(node, self.message.format(code=brief(ctx.code_for(node)), subject=brief(ctx.code_for(subject), 24)))
 
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         self._check(node, ctx)

@@ -17,16 +17,16 @@ class JitIsinstanceGraphBreak(CallBreakRule):
     loop_fix = "use the builtin `isinstance` (TorchScript refines it too)"
     gb_id = "GB0007"
     severity = "warning"
-    message = ("`torch.jit.isinstance(...)` is on Dynamo's skip list and breaks the graph (GB0007): use the builtin "
-               "`isinstance(x, torch.Tensor)` or `x is not None`, which TorchScript refines as well and Dynamo "
-               "traces")
+    message = '`torch.jit.isinstance` breaks the graph; use `isinstance`'
     version_note = ("Verified on 2.13 (its examples): `torch.jit.isinstance(x_e, torch.Tensor)` breaks (GB0007) with "
                     "a tensor and with None; the builtin isinstance does not.")
     doc = RuleDoc(
         what="Flags calls of `torch.jit.isinstance` in compiled code.",
-        why=("Libraries written for TorchScript refine optional inputs with `torch.jit.isinstance`. Dynamo does not "
-             "trace it (it is on the skip list), so each call splits the graph, and a module's forward that calls "
-             "it becomes a frame of its own that every instance of the class shares."),
+        why=(('Libraries written for TorchScript refine optional inputs with `torch.jit.isinstance`. Dynamo does '
+              "not trace it (it is on the skip list), so each call splits the graph, and a module's forward that "
+              'calls it becomes a frame of its own that every instance of the class shares. Use the builtin '
+              '`isinstance(x, torch.Tensor)` or `x is not None`, which TorchScript refines as well and Dynamo '
+              'traces.')),
         example="if x_e is not None and torch.jit.isinstance(x_e, torch.Tensor):\n    x = torch.cat([x_e, x], 1)",
         use_instead="if x_e is not None and isinstance(x_e, torch.Tensor):\n    x = torch.cat([x_e, x], 1)",
         fix_safety="No fix is offered: TorchScript refines both spellings, but a container type such as "

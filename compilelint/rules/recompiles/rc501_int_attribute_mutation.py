@@ -14,9 +14,7 @@ class IntAttributeMutated(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
-    message = ("`self.{attr}` is a Python number changed on every call: Dynamo specialises on module int "
-               "attributes, so each call recompiles until the recompile limit, then runs eager; keep it in a "
-               "tensor buffer (register_buffer) or move the counter out of forward")
+    message = '`self.{attr}` is a number changed every call: each call recompiles'
     doc = RuleDoc(
         what="Flags `self.<attr> += ...` / `self.<attr> = self.<attr> + ...` on a Python number inside compiled code.",
         why=("Dynamo treats int attributes of modules as constants and guards on their value. Changing the value "

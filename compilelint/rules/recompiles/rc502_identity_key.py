@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 
 
 class IdentityKey(Rule):
@@ -13,10 +13,7 @@ class IdentityKey(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
-    message = ("`{expr}` used as a key to store into a container: a tensor's address changes with every new tensor, "
-               "and Dynamo guards on the stored key, so each call with a new tensor recompiles until the recompile "
-               "limit (8), then runs eager; key the cache by something stable (a name, a layer index, the shape) "
-               "or keep the cache outside the compiled code")
+    message = '`{expr}` as a container key: each new tensor recompiles'
     doc = RuleDoc(
         what="Flags `cache[id(x)] = ...` / `cache[x.data_ptr()] = ...` (directly or through a local) in compiled code.",
         why=("`id()` and `data_ptr()` no longer break the graph in torch 2.13, but storing under them makes the "
@@ -104,10 +101,10 @@ class M(torch.nn.Module):
             if not hasattr(self, "_names"):
                 self._names = set()
             if self._identity(node.args[0].value, ctx):
-                ctx.report(node, self.message.format(expr=ctx.code_for(node.args[0].value)))
+                ctx.report(node, self.message.format(expr=brief(ctx.code_for(node.args[0].value), 24)))
 
     def _check_store(self, target: cst.Subscript, ctx) -> None:  # noqa: ANN001
         for el in target.slice:
             if type(el.slice) is cst.Index and self._identity(el.slice.value, ctx):
-                ctx.report(target, self.message.format(expr=ctx.code_for(el.slice.value)))
+                ctx.report(target, self.message.format(expr=brief(ctx.code_for(el.slice.value), 24)))
                 return

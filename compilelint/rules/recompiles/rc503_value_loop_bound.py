@@ -14,10 +14,7 @@ class ValueLoopBound(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
-    message = ("`{expr}` loops over a Python value read out of tensor data (`.item()`/`int(t)`): after the "
-               "graph break Dynamo unrolls the loop and guards on the exact value, so every distinct value recompiles "
-               "until the recompile limit (8), then runs eager; replace the loop with tensor ops (masks, torch.arange "
-               "compared to the count, cumsum) so the count stays on device")
+    message = '`{expr}` loops over a value from tensor data: each value recompiles'
     doc = RuleDoc(
         what=("Flags `for ... in range(n)` (and comprehensions over it) where `n` comes from tensor data, in compiled "
               "code, when the loop body does tensor work (a body of pure Python bookkeeping has no graph to guard)."),

@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.frames import is_frame_entry
 
 
@@ -14,9 +14,7 @@ class StrArgumentBranch(Rule):
     targets = ("recompile",)
     severity = "note"
     precision = "medium"
-    message = ("`{expr}` branches on the `str` argument `{param}`: Dynamo guards on a string's exact value and never "
-               "makes it dynamic, so every distinct value passed recompiles (past 8 the frame runs eager); fix the "
-               "choice at construction (`self.{param} = {param}` in `__init__`) or call one module per mode")
+    message = '`{expr}` branches on str argument `{param}`: each value recompiles'
     doc = RuleDoc(
         what=("Flags comparisons (`==`, `!=`, `in`) on a parameter annotated `str` or defaulting to a string, in a "
               "compiled frame's entry (a module's `forward`, a `@torch.compile` function); helpers it calls get "
@@ -62,5 +60,5 @@ class M(torch.nn.Module):
         for expr in [node.left] + [c.comparator for c in node.comparisons]:
             if (type(expr) is cst.Name and ctx.facts.param_types.get(expr.value) == "str"
                     and ctx.facts.env.get(expr.value) is Kind.PY):
-                ctx.report(node, self.message.format(expr=ctx.code_for(node), param=expr.value))
+                ctx.report(node, self.message.format(expr=brief(ctx.code_for(node), 24), param=expr.value))
                 return

@@ -4,7 +4,7 @@ import libcst as cst
 
 from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.frames import is_frame_entry
 
 
@@ -15,10 +15,7 @@ class IntArgumentLoopBound(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
-    message = ("`{expr}` loops over the int argument `{param}`: Dynamo unrolls the loop and guards on the exact value "
-               "(automatic dynamic cannot help a Python loop count), so every distinct value recompiles until the "
-               "recompile limit (8), then runs eager; fix the count at construction, or pass it as a tensor and "
-               "mask instead of looping")
+    message = '`{expr}` loops over int argument `{param}`: each value recompiles'
     doc = RuleDoc(
         what="Flags `range(k)` where `k` is a parameter annotated `int` (or defaulting to an int) in a compiled frame's entry (a module's `forward`, a `@torch.compile` function).",
         why=("An int argument used only in arithmetic recompiles once and then becomes a dynamic SymInt (verified on "
@@ -64,7 +61,7 @@ class M(torch.nn.Module):
         for a in node.args:
             for name in _names(a.value):
                 if ctx.facts.param_types.get(name) == "int" and ctx.facts.env.get(name) is Kind.PY:
-                    ctx.report(node, self.message.format(expr=ctx.code_for(node), param=name))
+                    ctx.report(node, self.message.format(expr=brief(ctx.code_for(node), 24), param=name))
                     return
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.frames import is_frame_entry
 
 
@@ -13,9 +13,7 @@ class ModuleListIndexedByArgument(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
-    message = ("`{expr}` picks a submodule by the argument `{param}`: Dynamo guards on the index (`{param} == 0`), so "
-               "each distinct value recompiles, and with more than 8 entries the frame falls back to eager; run every "
-               "entry and select the result with a tensor index (torch.stack(...).index_select(0, idx) with a tensor idx), or compile one module per entry")
+    message = '`{expr}` picks a submodule by `{param}`: each value recompiles'
     doc = RuleDoc(
         what="Flags `self.<ModuleList/ModuleDict/Sequential>[arg]` where `arg` is a parameter of a compiled frame's entry (a module's `forward`, a `@torch.compile` function).",
         why=("Selecting a submodule must happen at trace time, so the argument is specialised, int or str. Verified on "
@@ -63,4 +61,4 @@ class M(torch.nn.Module):
         if not (type(index) is cst.Name and index.value in params):
             return
         if ctx.facts.kind(node.value) is Kind.MODULES:
-            ctx.report(node, self.message.format(expr=ctx.code_for(node), param=index.value))
+            ctx.report(node, self.message.format(expr=brief(ctx.code_for(node), 24), param=index.value))

@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.constructs import Construct
 from compilelint.semantic.loops import loop_body, walks_blocks_by_position
 
@@ -16,10 +16,7 @@ class LoopOverBatchDim(Rule):
     targets = ("recompile",)
     severity = "warning"
     precision = "medium"
-    message = ("`{expr}` is a Python loop over the first dimension of `{tensor}`: Dynamo unrolls it and specialises "
-               "that size even after automatic dynamic (and with dynamic=True), so every new batch/box count "
-               "recompiles until the recompile limit (8), then runs eager; use batched tensor ops (broadcasting, "
-               "torch.vmap, scatter/gather) instead of the loop")
+    message = '`{expr}` loops over dim 0 of `{tensor}`: each size recompiles'
     doc = RuleDoc(
         what=("Flags `for ... in range(x.shape[0])` / `range(x.size(0))` / `range(len(x))` (also through a local such as "
               "`B = x.shape[0]` or `B, C = x.shape`), and `for row in x` / `enumerate(x)` / `zip(x, ...)` / `x.unbind()` over a tensor, in compiled code. `len(p)` / `for v in p` on an unannotated parameter "
@@ -136,11 +133,11 @@ class M(torch.nn.Module):
             tensor = ctx.code_for(owner) if owner is not None else (
                 dim0.get(bound.value) if type(bound) is cst.Name and ctx.facts.kind(bound) is Kind.SIZE else None)
             if tensor is not None:
-                ctx.report(report_node, self.message.format(expr=f"for ... in {ctx.code_for(it)}", tensor=tensor))
+                ctx.report(report_node, self.message.format(expr=brief(ctx.code_for(it), 24), tensor=tensor))
             return
         rows = self._rows_of(it, ctx)
         if rows is not None:
-            ctx.report(report_node, self.message.format(expr=f"for ... in {ctx.code_for(it)}", tensor=rows.value))
+            ctx.report(report_node, self.message.format(expr=brief(ctx.code_for(it), 24), tensor=rows.value))
 
     def _rows_of(self, it: cst.BaseExpression, ctx) -> cst.Name | None:  # noqa: ANN001
         """The tensor whose rows `it` iterates: `x`, `enumerate(x)`, `zip(x, ...)`, `x.unbind()`, `torch.unbind(x)`."""

@@ -13,10 +13,7 @@ class GlobalMutated(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
-    message = ("compiled code rebinds the module global `{name}` (a Python {type}): Dynamo guards on the value of "
-               "globals it reads, so each call that changes it recompiles until the recompile limit (8), then runs "
-               "eager; keep the state in a tensor (a registered buffer updated in place) or update it outside the "
-               "compiled code")
+    message = 'compiled code rebinds global `{name}` ({type}): each change recompiles'
     doc = RuleDoc(
         what="Flags assignments to a `global` name bound at module level to an int, str or bool, inside compiled code.",
         why=("Globals read by compiled code become guards (`G['STEP'] == 3`). A counter bumped on every call fails "

@@ -11,10 +11,7 @@ class ReboundGlobalRead(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
-    message = ("compiled code reads the module global `{name}` (a Python {type}), which `{writer}()` rebinds: Dynamo "
-               "bakes the value in and guards on it, so every new value recompiles (never made dynamic for {type}s) "
-               "until the recompile limit (8), then runs eager; pass the value as an argument (a tensor, or an int "
-               "that becomes dynamic), or fix it at module construction")
+    message = 'global `{name}` ({type}) is rebound by `{writer}()`: values recompile'
     doc = RuleDoc(
         what=("Flags reads, in compiled code, of a module-level int or str global that some function of the same file "
               "rebinds with a `global` statement (a setter, a config hook, a counter)."),

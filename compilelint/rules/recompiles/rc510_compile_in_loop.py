@@ -12,10 +12,7 @@ class CompileInLoop(Rule):
     targets = ("recompile",)
     severity = "warning"
     applies_to = "anywhere"
-    message = ("`torch.compile({fn})` inside a loop compiles a function that closes over the loop variable `{var}`: "
-               "every iteration brings a new closure value that the cached code guards on, so each iteration "
-               "recompiles and after 8 the function runs eager; compile once outside the loop and pass `{var}` as an "
-               "argument (a tensor, or an int/float, which becomes dynamic after one recompile)")
+    message = '`torch.compile({fn})` in a loop closes over `{var}`: recompiles each time'
     doc = RuleDoc(
         what=("Flags `torch.compile(lambda ...)` or `torch.compile(f)` with `f` defined in the loop body, inside a "
               "`for` loop, when the function reads the loop variable."),

@@ -15,10 +15,7 @@ class GrowingListAttribute(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
-    message = ("`self.{attr}` is a list (or a deque without maxlen) that grows on every call: Dynamo guards on the "
-               "length of module lists, so each call recompiles until the recompile limit (8), then the function "
-               "runs eagerly for good; keep the history in a fixed-size tensor buffer (register_buffer, shifted "
-               "with torch.cat/roll), or collect it outside the compiled module")
+    message = 'list `self.{attr}` grows every call: each call recompiles'
     version_note = ("Verified on 2.13 (backend=\"eager\"): `self.hist.append(x)` with `torch.stack(self.hist)`, over "
                     "12 calls: 8 recompiles (then eager); appending alone, the list unused, recompiles the same; a "
                     "list capped with `pop(0)` or a deque(maxlen=3) recompiles until it is full (3), then holds; a "

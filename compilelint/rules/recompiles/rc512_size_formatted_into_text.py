@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.frames import dynamic_size, message_of_equality_assert, reaches_entry_values
 from compilelint.semantic.paths import built_only_on_failure
 
@@ -28,10 +28,7 @@ class SizeFormattedIntoText(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
-    message = ("`{code}` formats the size `{size}` into text: Dynamo specialises a size it formats, so every new "
-               "input size recompiles (after the first, automatic dynamic would have kept one graph for all sizes), "
-               "and past the recompile limit (8) the function runs eagerly; give `torch._assert` a constant message, key "
-               "caches by something fixed, or build what the key selects from the size itself (torch.arange(n))")
+    message = 'size `{size}` formatted into text: each new size recompiles'
     version_note = ("Verified on 2.13 (its examples also on 2.11) with five input sizes: f\"n{x.shape[0]}\", f\"{x.size(0)}\", f\"{x.numel()}\", "
                     "names unpacked from a shape, and an f-string message passed to torch._assert (built on every call): four "
                     "recompiles each, one without the f-string; a message of an `assert` statement or in a `raise` "
@@ -114,4 +111,4 @@ class M(torch.nn.Module):
     def visit_FormattedString(self, node: cst.FormattedString, ctx) -> None:  # noqa: ANN001
         size = _formatted_size(node, ctx)
         if size is not None:
-            ctx.report(node, self.message.format(code=ctx.code_for(node), size=ctx.code_for(size)))
+            ctx.report(node, self.message.format(code=brief(ctx.code_for(node), 24), size=brief(ctx.code_for(size), 24)))

@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.calls import call_name
 from compilelint.semantic.constructs import Construct
 from compilelint.semantic.frames import mentions_dynamic_size, reaches_entry_values
@@ -31,10 +31,7 @@ class NumpyMathOnSize(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
-    message = ("`{code}` applies NumPy to the size `{size}`: Dynamo specialises a size NumPy computes with, so every "
-               "new input size recompiles (math.* and integer arithmetic on the same size keep one dynamic graph), and "
-               "past the recompile limit (8) the function runs eagerly; use `math.ceil`/`math.floor`/`math.sqrt`/"
-               "`math.prod`, `round`, `max`, or `(h + 31) // 32`")
+    message = 'NumPy on size `{size}`: each new size recompiles; use `math`'
     version_note = ("Verified on 2.13 (its examples also on 2.11) with five input sizes: np.ceil, np.floor, np.sqrt, np.log2, np.round, "
                     "np.maximum and np.prod of a size or a shape gave four recompiles each (np.array of a shape also "
                     "broke the graph, GB0033); math.ceil, math.floor, math.sqrt, math.log2, math.prod, round, int, "
@@ -42,11 +39,12 @@ class NumpyMathOnSize(Rule):
     doc = RuleDoc(
         what=("Flags, in a module's `forward`, a `@torch.compile` function or a method `forward` passes its inputs to, a NumPy function called on a tensor "
               "size or shape, or on arithmetic of one (`np.ceil(h / 32)`, `np.sqrt(n)`, `np.prod(x.shape)`)."),
-        why=("Detection and segmentation code pads inputs to a multiple of the stride with `int(np.ceil(h / 32)) "
-             "* 32`, and ViTs take the patch grid side as `int(np.sqrt(n))`. When the input size changes, Dynamo "
-             "would recompile once and make the size dynamic; NumPy cannot compute with a symbolic size, so Dynamo "
-             "specialises it and every new size compiles again (the math module's functions are traced "
-             "symbolically)."),
+        why=(('Detection and segmentation code pads inputs to a multiple of the stride with `int(np.ceil(h / 32)) *'
+              ' 32`, and ViTs take the patch grid side as `int(np.sqrt(n))`. When the input size changes, Dynamo '
+              'would recompile once and make the size dynamic; NumPy cannot compute with a symbolic size, so Dynamo'
+              " specialises it and every new size compiles again (the math module's functions are traced "
+              'symbolically). Use `math.ceil`/`math.floor`/`math.sqrt`/`math.prod`, `round`, `max`, or `(h + 31) //'
+              ' 32`, which keep the size dynamic.')),
         example="h = x.shape[-1]\npad = int(np.ceil(h / 32)) * 32 - h",
         use_instead="h = x.shape[-1]\npad = math.ceil(h / 32) * 32 - h",
     )
@@ -106,4 +104,4 @@ class M(torch.nn.Module):
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         size = _numpy_size_argument(node, ctx)
         if size is not None:
-            ctx.report(node, self.message.format(code=ctx.code_for(node), size=ctx.code_for(size)))
+            ctx.report(node, self.message.format(code=brief(ctx.code_for(node), 24), size=brief(ctx.code_for(size), 24)))

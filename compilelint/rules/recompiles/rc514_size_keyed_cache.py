@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.attributes import dict_attribute
 from compilelint.semantic.frames import dynamic_size, reaches_entry_values
 
@@ -43,10 +43,7 @@ class SizeKeyedCache(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
-    message = ("`{code}` looks the size `{key}` up in a dict on the module: Dynamo specialises a size used as a dict "
-               "key, so every new input size recompiles (without the cache, automatic dynamic would keep one graph "
-               "for all sizes), and past the recompile limit (8) the function runs eagerly; compute the tensor from "
-               "the size on each call (it is traced once), or cache only outside the compiled code")
+    message = 'size `{key}` as a dict key: each new size recompiles'
     version_note = ("Verified on 2.13 (its examples also on 2.11) with five input sizes: `(h, w) in self.cache` / `self.cache[(h, w)]`, "
                     "`self.cache[n]` and `self.cache.get(n)` gave four recompiles each; the same module computing "
                     "the tensor every call, one. Reported at the first lookup of each dict in a function.")
@@ -118,7 +115,7 @@ class M(torch.nn.Module):
         if attr in self._seen:
             return
         self._seen.add(attr)
-        ctx.report(node, self.message.format(code=ctx.code_for(node), key=ctx.code_for(key)))
+        ctx.report(node, self.message.format(code=brief(ctx.code_for(node), 24), key=brief(ctx.code_for(key), 24)))
 
     def visit_Subscript(self, node: cst.Subscript, ctx) -> None:  # noqa: ANN001
         self._check(node, ctx)

@@ -4,7 +4,7 @@ import libcst as cst
 
 from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.calls import call_name
 from compilelint.semantic.frames import number_argument, reaches_entry_values
 from compilelint.torchapi.shapes import SPECIALISED_METHOD_PARAMS, SPECIALISED_PARAMS
@@ -39,9 +39,7 @@ class ArgumentSpecialisedByOp(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
-    message = ("`{code}` passes the number argument `{param}` as `{what}`, which Dynamo specialises: every distinct "
-               "value recompiles (automatic dynamic does not apply to it), and past the recompile limit (8) the "
-               "function runs eagerly; fix it per module (set in `__init__`), or round callers to a few values")
+    message = '`{param}` passed as `{what}` is specialised: each value recompiles'
     version_note = ("Verified on 2.13 (its examples also on 2.11) with five values of an int/float argument (four recompiles each): "
                     "torch.linspace/logspace `steps`, F.interpolate `scale_factor`, F.avg_pool1d/max_pool1d "
                     "`kernel_size` and `stride`, F.max_pool2d `kernel_size`, F.adaptive_avg_pool1d `output_size`, "
@@ -120,4 +118,4 @@ class M(torch.nn.Module):
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         found = _specialised_argument(node, ctx)
         if found:
-            ctx.report(node, self.message.format(code=ctx.code_for(node), param=found[0], what=found[1]))
+            ctx.report(node, self.message.format(code=brief(ctx.code_for(node), 24), param=found[0], what=found[1]))

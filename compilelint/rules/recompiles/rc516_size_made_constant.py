@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.calls import argument, call_name
 from compilelint.semantic.frames import mentions_dynamic_size, reaches_entry_values
 
@@ -32,10 +32,7 @@ class SizeMadeConstant(Rule):
     family = "recompile"
     targets = ("recompile",)
     severity = "warning"
-    message = ("`{code}` turns the size `{size}` into a constant: Dynamo specialises a size passed to "
-               "`torch.as_tensor` or `hash`, so every new input size recompiles, and past the recompile limit (8) the "
-               "function runs eagerly; build the tensor with `torch.tensor(...)` (traced with the size symbolic), "
-               "and key caches outside the compiled code")
+    message = 'size `{size}` made a constant: each new size recompiles'
     version_note = ("Verified on 2.13 with four input sizes (three recompiles each, its examples): torch.as_tensor of a "
                     "shape slice, of a list of sizes, of one size with dtype/device, of size arithmetic; hash of a "
                     "shape, a tuple(shape) or a size. torch.tensor of the same sizes gave one recompile (automatic "
@@ -105,4 +102,4 @@ class M(torch.nn.Module):
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         size = _constant_size_argument(node, ctx)
         if size is not None:
-            ctx.report(node, self.message.format(code=ctx.code_for(node), size=ctx.code_for(size)))
+            ctx.report(node, self.message.format(code=brief(ctx.code_for(node), 24), size=brief(ctx.code_for(size), 24)))

@@ -8,7 +8,7 @@ import os
 import libcst as cst
 
 from compilelint.analysis.index import call_target, first_break_reached
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.frames import instance_state_after
 from compilelint.semantic.paths import dead_under_dynamo
 
@@ -56,7 +56,7 @@ class HelperBreakInForward(Rule):
     claims_resume_frame = True
     tree_facts = True
     uses_graph_breaks = True
-    message = "`{call}` breaks the graph ({where}): recompiles once per distinct instance"
+    message = "`{call}` breaks the graph ({where}): recompiles per instance"
     version_note = ("Verified on 2.13 (backend=\"eager\", five calls of one size): three layers of other widths "
                     "whose forward calls a helper that indexes with a boolean mask compile the code after the call "
                     "once per layer (`requires_grad mismatch`, parameter `size mismatch`); with the mask replaced "
@@ -121,4 +121,4 @@ class HelperBreakInForward(Rule):
         brk = found[1]
         where = os.path.basename(brk.path) + (f":{brk.line}" if brk.line else "")
         # a copy: the engine settles the same finding again after placing other files' findings
-        return dataclasses.replace(finding, message=cls.message.format(call=f"{written}(...)", where=where))
+        return dataclasses.replace(finding, message=cls.message.format(call=brief(f"{written}(...)", 24), where=where))

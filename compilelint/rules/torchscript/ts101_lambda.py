@@ -11,7 +11,7 @@ class LambdaInScript(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript cannot compile a lambda; define a named method or inline the expression"
+    message = 'lambda is not scriptable; use a named method'
     doc = RuleDoc(
         what="Flags `lambda` expressions in code that `torch.jit.script` compiles.",
         why="TorchScript has no lambda support: scripting fails with `Lambda is not supported`.",

@@ -12,8 +12,7 @@ class VarargsInScript(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot compile `*args`/`**kwargs` parameters; list the parameters explicitly "
-               "(with types), or pass a `List[Tensor]`/`Dict[str, Tensor]`")
+    message = '`*args`/`**kwargs` are not scriptable; list the parameters'
     doc = RuleDoc(
         what="Flags `*args` and `**kwargs` parameters of functions and methods that `torch.jit.script` compiles.",
         why="TorchScript needs a fixed signature: scripting fails with `Compiled functions can't take "

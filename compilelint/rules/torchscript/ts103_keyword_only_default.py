@@ -13,8 +13,7 @@ class KeywordOnlyDefault(Rule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = True
-    message = ("TorchScript cannot compile keyword-only parameters with defaults (after a bare `*`); "
-               "drop the `*` so the parameter is an ordinary one")
+    message = 'keyword-only parameter with a default is not scriptable; drop `*`'
     doc = RuleDoc(
         what="Flags keyword-only parameters that have a default value, in code `torch.jit.script` compiles.",
         why="Scripting fails with `Compiled functions can't take variable number of arguments or use "

@@ -13,7 +13,7 @@ class PositionalOnly(Rule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = True
-    message = "TorchScript cannot compile positional-only parameters (`/`); remove the `/`"
+    message = 'positional-only parameters (`/`) are not scriptable'
     doc = RuleDoc(
         what="Flags the `/` marker of positional-only parameters in code `torch.jit.script` compiles.",
         why="TorchScript drops the parameters before `/`: a method fails with `methods must have a self "

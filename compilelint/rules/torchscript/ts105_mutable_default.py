@@ -12,8 +12,7 @@ class MutableDefault(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript rejects mutable default values (list/dict); use a tuple, or `Optional[...] = None` "
-               "and build the list inside the function")
+    message = 'mutable default is not scriptable; use a tuple or `None`'
     doc = RuleDoc(
         what="Flags list, dict and set defaults of parameters in code `torch.jit.script` compiles.",
         why="Scripting fails with `Mutable default parameters are not supported because Python binds them "

@@ -12,7 +12,7 @@ class YieldInScript(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript cannot compile generators (`yield`); build and return a list instead"
+    message = 'generator (`yield`) is not scriptable; return a list'
     doc = RuleDoc(
         what="Flags `yield` / `yield from` in code `torch.jit.script` compiles.",
         why="Scripting fails with `Yield aren't supported`.",

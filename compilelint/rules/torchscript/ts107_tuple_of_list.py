@@ -16,8 +16,7 @@ class TupleOfList(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot convert a list or generator to a tuple with `tuple(...)` (its length is not "
-               "static); keep the list, or write the tuple out (`(s[0], s[1])`)")
+    message = '`tuple()` of a list is not scriptable; keep the list'
     doc = RuleDoc(
         what="Flags `tuple(...)` applied to a list, a generator expression, a comprehension or a tensor shape "
              "(`x.shape` is a `List[int]` in TorchScript) in code `torch.jit.script` compiles.",

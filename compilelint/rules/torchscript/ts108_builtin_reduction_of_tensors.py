@@ -16,14 +16,14 @@ class SumOfTensors(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript's builtin `{func}()` takes numbers, not tensors; use `torch.stack([...]).{func}(0)`"
-               "{values}, or `torch.{pair}(a, b)` for two tensors")
+    message = 'builtin `{func}()` of tensors; use `torch.stack(...).{func}(0)`'
     doc = RuleDoc(
         what="Flags the Python builtins `sum()`, `max()` and `min()` over a list, generator or comprehension of "
              "tensors, and `max(a, b)`/`min(a, b)` of tensors, in code `torch.jit.script` compiles.",
-        why="Scripting fails with `Arguments for call are not valid` (TorchScript defines them for "
-            "`List[int]`/`List[float]`); `max(t1, t2)` scripts but fails when called. Over Python numbers "
-            "they script and are not flagged.",
+        why=('Scripting fails with `Arguments for call are not valid` (TorchScript defines them for '
+             '`List[int]`/`List[float]`); `max(t1, t2)` scripts but fails when called. Over Python numbers they '
+             'script and are not flagged. Use `torch.stack([...]).sum(0)` (`.max(0).values`, `.min(0).values`), or'
+             ' `torch.add`/`torch.maximum`/`torch.minimum` for two tensors.'),
         example="return sum(head(x) for head in self.heads)",
         use_instead="return torch.stack([head(x) for head in self.heads]).sum(0)",
     )

@@ -12,8 +12,7 @@ class NestedFunction(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot compile a function defined inside another (closure `{name}`); move it to "
-               "module level or make it a method, passing what it closes over as arguments")
+    message = 'nested function `{name}` is not scriptable; make it a method'
     doc = RuleDoc(
         what="Flags `def` statements nested inside code `torch.jit.script` compiles.",
         why="Scripting fails with `function definitions aren't supported`, even when the inner function is "

@@ -12,8 +12,7 @@ class GlobalNonlocal(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot compile `{kw}` statements; keep the state on the module (`self.count`, a "
-               "buffer) or pass it in and return it")
+    message = '`{kw}` is not scriptable; keep the state on the module'
     doc = RuleDoc(
         what="Flags `global` and `nonlocal` statements in code `torch.jit.script` compiles.",
         why="Scripting fails with `global variables aren't supported` (`nonlocal` only occurs in nested "

@@ -12,8 +12,7 @@ class TryInScript(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot compile `try` blocks (`except`/`finally` included); check the condition "
-               "explicitly, or move the guarded code into a `@torch.jit.ignore` method")
+    message = '`try` is not scriptable; check the condition explicitly'
     doc = RuleDoc(
         what="Flags `try` statements in code `torch.jit.script` compiles.",
         why="Scripting fails with `try blocks aren't supported`, whatever the handlers are. (Dynamo "

@@ -9,12 +9,12 @@ from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 # Verified to fail in a `with` (torch 2.13): their fixes.
 _KNOWN = {
-    "torch.enable_grad": "drop it (scripted code runs with the caller's grad mode) or move it outside",
+    "torch.enable_grad": "drop it (the caller's grad mode applies)",
     "torch.inference_mode": "use `with torch.no_grad():`",
-    "torch.set_grad_enabled": "use `with torch.no_grad():` or drop it",
+    "torch.set_grad_enabled": "use `torch.no_grad()` or drop it",
     "torch.device": "pass `device=` to the factory calls",
-    "torch.nn.attention.sdpa_kernel": "select the backend outside the scripted module",
-    "contextlib.nullcontext": "drop the `with` (use an `if` for the conditional context)",
+    "torch.nn.attention.sdpa_kernel": "select the backend outside",
+    "contextlib.nullcontext": "drop the `with`",
     "contextlib.suppress": "check the condition explicitly",
     "warnings.catch_warnings": "move it outside the scripted code",
     "open": "do file I/O outside the scripted code",
@@ -27,8 +27,7 @@ class UnsupportedContextManager(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot compile `with {name}`; only `torch.no_grad()`, `torch.autocast(...)` and "
-               "`record_function(...)` are supported here: {fix}")
+    message = '`with {name}` is not scriptable; {fix}'
     doc = RuleDoc(
         what="Flags `with` statements whose context manager TorchScript cannot compile: `torch.enable_grad()`, "
              "`torch.inference_mode()`, `torch.set_grad_enabled(...)`, `torch.device(...)`, `open(...)`, "
@@ -105,5 +104,4 @@ class M(torch.nn.Module):
                 ctx.report(item, self.message.format(name=name, fix=_KNOWN[name]))
             elif type(func) is cst.Name and name in self._local_cms and name not in ctx.facts.env:
                 ctx.report(item, self.message.format(
-                    name=f"{name}(...)", fix="a `@contextlib.contextmanager` function is a generator; inline its "
-                                             "effect or move the block into a `@torch.jit.ignore` method"))
+                    name=f"{name}(...)", fix="inline it, or use a `@torch.jit.ignore` method"))

@@ -13,7 +13,7 @@ class DelForm(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript cannot compile `del {what}`; {fix}"
+    message = '`del {what}` is not scriptable; {fix}'
     doc = RuleDoc(
         what="Flags `del` of an attribute (`del self.cache`), of a slice (`del xs[1:]`) and of a tensor element "
              "in code `torch.jit.script` compiles.",
@@ -66,10 +66,10 @@ class M(torch.nn.Module):
         for target in ([e.value for e in targets] if targets is not None else [node.target]):
             if type(target) is cst.Attribute:
                 ctx.report(target, self.message.format(
-                    what="<attribute>", fix="assign a neutral value instead (`self.cache = None` with an Optional type)"))
+                    what="<attribute>", fix="assign `None` instead (an Optional type)"))
             elif type(target) is cst.Subscript:
                 if any(type(e.slice) is cst.Slice for e in target.slice):
                     ctx.report(target, self.message.format(what="<slice>", fix="rebind the list (`xs = xs[2:]`)"))
                 elif ctx.facts.is_tensor(target.value):
                     ctx.report(target, self.message.format(
-                        what="<tensor element>", fix="build a new tensor (`torch.cat([t[:i], t[i + 1:]])`)"))
+                        what="<tensor element>", fix="build a new tensor (`torch.cat`)"))

@@ -15,8 +15,7 @@ class StarUnpacking(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot star-unpack a list here (`{form}`): its length is not static; index "
-               "explicitly or pass the list itself (`x.view(shape)`, `x.permute(dims)`)")
+    message = 'star-unpacking `{form}` is not scriptable; index explicitly'
     doc = RuleDoc(
         what="Flags starred assignment targets (`a, *rest = xs`), starred items in list/tuple displays "
              "(`[*a, 3]`, `(*x.shape[:-1], 3)`), and `*` call arguments that are lists or tensor shapes "

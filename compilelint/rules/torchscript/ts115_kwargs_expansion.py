@@ -12,7 +12,7 @@ class KwargsExpansion(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript cannot expand `**mapping` into keyword arguments; pass each argument by name"
+    message = '`**mapping` in a call is not scriptable; pass each argument'
     doc = RuleDoc(
         what="Flags `**` argument expansion in calls in code `torch.jit.script` compiles.",
         why="Scripting fails with `keyword-arg expansion is not supported`.",

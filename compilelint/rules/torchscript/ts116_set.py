@@ -15,8 +15,7 @@ class SetInScript(Rule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = False  # a fix is offered only for some forms (see `what`)
-    message = ("TorchScript has no set type ({form}); use a list or tuple for membership tests, or a "
-               "`Dict[K, bool]` for a set that grows")
+    message = '{form} is not scriptable (no set type); use a list'
     doc = RuleDoc(
         what="Flags set literals, set comprehensions and `set(...)` calls in code `torch.jit.script` compiles. A fix (list instead of set) is offered for set literals in `in` tests.",
         why="Scripting fails with `Set aren't supported` / `SetComp aren't supported`, and `set(...)` is not "

@@ -12,8 +12,7 @@ class ComprehensionForm(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript compiles only comprehensions with one `for` and no `if` ({form}); write the loop "
-               "out with `append` / item assignment")
+    message = 'comprehension with {form} is not scriptable; write the loop'
     doc = RuleDoc(
         what="Flags list and dict comprehensions with an `if` clause or more than one `for`, in code "
              "`torch.jit.script` compiles.",

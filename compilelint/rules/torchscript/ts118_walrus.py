@@ -12,7 +12,7 @@ class Walrus(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript cannot compile assignment expressions (`:=`); assign on its own line first"
+    message = '`:=` is not scriptable; assign on its own line'
     doc = RuleDoc(
         what="Flags the walrus operator `:=` in code `torch.jit.script` compiles.",
         why="Scripting fails with `NamedExpr aren't supported`.",

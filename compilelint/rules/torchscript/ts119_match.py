@@ -12,7 +12,7 @@ class MatchStatement(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript cannot compile `match` statements; use an `if`/`elif` chain"
+    message = '`match` is not scriptable; use `if`/`elif`'
     doc = RuleDoc(
         what="Flags `match` statements in code `torch.jit.script` compiles.",
         why="Scripting fails with `Match aren't supported`.",

@@ -16,7 +16,7 @@ class PrintKeywords(SemanticScriptRule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = False  # a fix is offered only for some forms (see `what`)
-    message = ("TorchScript's `print` takes no keyword arguments (`{kw}=`); {fix}")
+    message = 'scripted `print` takes no `{kw}=`'
     doc = RuleDoc(
         what="Flags `print(...)` calls with keyword arguments (`sep=`, `end=`, `file=`, `flush=`) in code "
              "`torch.jit.script` compiles. An unsafe fix (drop `sep=`/`end=`/`flush=`) is offered when `file=` is absent.",

@@ -13,8 +13,7 @@ class FStringFormat(Rule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = False  # a fix is offered only for some forms (see `what`)
-    message = ("TorchScript f-strings take plain `{{expr}}` only, not {form}; drop it, or use "
-               "`\"{{:.2f}}\".format(v)`")
+    message = 'f-string with {form} is not scriptable; use plain `{{expr}}`'
     doc = RuleDoc(
         what="Flags f-string replacement fields with a format spec (`{v:.2f}`), a conversion (`{v!r}`) or the "
              "`=` specifier (`{v=}`) in code `torch.jit.script` compiles. A fix is offered for `!s` (the default conversion).",

@@ -13,7 +13,7 @@ class Recursion(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript cannot compile recursive calls (`{name}` calls itself); rewrite it as a loop"
+    message = 'recursive call of `{name}` is not scriptable; use a loop'
     doc = RuleDoc(
         what="Flags a function or method that calls itself (`f(...)` inside `def f`, `self.m(...)` inside "
              "`def m`) in code `torch.jit.script` compiles.",

@@ -15,8 +15,7 @@ class ModuleGlobal(SemanticScriptRule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = False
-    message = ("TorchScript cannot read the module-level global `{name}` ({what}); copy it onto the module in "
-               "`__init__` (`self.{lower} = {name}`, listed in `__constants__` or typed `Final`), or pass it in")
+    message = 'global `{name}` ({what}) is not scriptable; copy it onto the module'
     doc = RuleDoc(
         what="Flags reads of module-level variables bound to plain values (numbers, strings, `None`, "
              "tuples/lists/dicts of those, dtypes) in code `torch.jit.script` compiles, including names bound "

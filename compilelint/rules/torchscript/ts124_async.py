@@ -12,7 +12,7 @@ class AsyncInScript(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript cannot compile `async` functions or `await`; make it a plain `def` (use `torch.jit.fork`/`wait` for parallelism)"
+    message = '`async`/`await` is not scriptable; use a plain `def`'
     doc = RuleDoc(
         what="Flags `async def` functions and `await` expressions in code `torch.jit.script` compiles.",
         why="Scripting an `async def` fails (`Expected a single top-level function`): TorchScript's parser "

@@ -17,7 +17,7 @@ class NumpyCall(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript cannot call numpy (`{name}`); use the torch equivalent (`torch.{attr}`, or Python `math`)"
+    message = 'numpy call `{name}` is not scriptable; use `torch.{attr}`'
     doc = RuleDoc(
         what="Flags calls to `numpy` functions in code `torch.jit.script` compiles. numpy constants "
              "(`np.pi`, `np.inf`) and dtypes as values script and are not flagged.",

@@ -18,8 +18,7 @@ class TensorNumpy(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`Tensor.numpy()` does not exist in TorchScript; stay in torch (`.tolist()` if you need Python "
-               "values)")
+    message = '`Tensor.numpy()` is not scriptable; stay in torch'
     doc = RuleDoc(
         what="Flags `.numpy()` on tensors in code `torch.jit.script` compiles.",
         why="Scripting fails with `'Tensor' object has no attribute or method 'numpy'`; "

@@ -20,7 +20,7 @@ class MathUnsupported(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript has no builtin for `math.{attr}`; use {fix}"
+    message = '`math.{attr}` is not scriptable; use {fix}'
     doc = RuleDoc(
         what="Flags calls to `math` functions that TorchScript does not support (`math.log2`, `math.prod`, "
              "`math.isclose`, `math.hypot`, `math.comb`, `math.lcm`, `math.trunc`, ...). `math.sqrt`, "

@@ -17,7 +17,7 @@ class RandomModule(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript cannot call Python's `{name}`; draw from torch instead (`torch.rand(())`, `torch.randint(...)`)"
+    message = '`{name}` is not scriptable; use `torch.rand`/`torch.randint`'
     doc = RuleDoc(
         what="Flags calls into Python's `random` module in code `torch.jit.script` compiles.",
         why="Scripting fails with `Python builtin <built-in method random of Random object> is currently not "

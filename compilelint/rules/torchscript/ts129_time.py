@@ -17,8 +17,7 @@ class TimeModule(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot call `{name}`; time the scripted module from the caller, or use "
-               "`torch.autograd.profiler.record_function` inside it")
+    message = '`{name}` is not scriptable; time the module from the caller'
     doc = RuleDoc(
         what="Flags calls into Python's `time` module (`time.time()`, `time.perf_counter()`, `time.sleep()`) in "
              "code `torch.jit.script` compiles.",

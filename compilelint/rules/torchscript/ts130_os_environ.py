@@ -13,8 +13,7 @@ class OsEnviron(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot read the environment (`{name}`); read it once in `__init__` and store the "
-               "result on the module (`self.debug = os.environ.get(...) == \"1\"`)")
+    message = '`{name}` is not scriptable; read it once in `__init__`'
     doc = RuleDoc(
         what="Flags `os.environ` and `os.getenv` in code `torch.jit.script` compiles.",
         why="Scripting fails with `attribute lookup is not defined on python value of type '_Environ'` "

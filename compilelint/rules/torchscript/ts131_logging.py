@@ -32,8 +32,7 @@ class LoggingCall(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot call `{name}`; log from the caller or from a `@torch.jit.ignore` method, or use "
-               "`warnings.warn(...)` / `print(...)`, which script")
+    message = '`{name}` is not scriptable; log from the caller'
     doc = RuleDoc(
         what="Flags calls to `logging` functions and to module-level loggers (`logger = logging.getLogger(...)`) "
              "in code `torch.jit.script` compiles.",

@@ -16,8 +16,7 @@ class TorchCudaQuery(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot compile `{name}()`; decide it when the module is built (store a flag in "
-               "`__init__`) or use the input's device (`x.is_cuda`, `x.device`)")
+    message = "`{name}()` is not scriptable; use the input's device"
     version_note = ("Verified on 2.13 CPU and 2.11+cu130; `torch.cuda.device_count`/`synchronize`/"
                     "`current_device`/`set_device` script on CUDA builds and are not flagged.")
     doc = RuleDoc(

@@ -16,8 +16,7 @@ class DataPtr(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`Tensor.data_ptr()` does not exist in TorchScript; compare tensors with `is`, or key caches on "
-               "shapes")
+    message = '`Tensor.data_ptr()` is not scriptable'
     doc = RuleDoc(
         what="Flags `.data_ptr()` on tensors in code `torch.jit.script` compiles.",
         why="Scripting fails with `'Tensor' object has no attribute or method 'data_ptr'`; "

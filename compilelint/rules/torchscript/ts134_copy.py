@@ -16,7 +16,7 @@ class CopyModule(SemanticScriptRule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = True
-    message = "TorchScript cannot call `{name}`; use `.clone()` for tensors (`[t.clone() for t in xs]` for lists)"
+    message = '`{name}` is not scriptable; use `.clone()`'
     doc = RuleDoc(
         what="Flags `copy.deepcopy(...)` and `copy.copy(...)` in code `torch.jit.script` compiles.",
         why="Scripting fails inside the copy module (`prim::id(AnyClassType? x) -> int`, `attribute lookup is "

@@ -15,8 +15,7 @@ class DynamicGetattr(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript needs a string literal as `{func}`'s second argument; use an `nn.ModuleDict` / "
-               "`nn.ModuleList` (iterate it), or spell the attribute out")
+    message = '`{func}` needs a literal attribute name; use a ModuleDict'
     doc = RuleDoc(
         what="Flags `getattr(obj, name)` and `hasattr(obj, name)` whose name is not a string literal, in code "
              "`torch.jit.script` compiles.",

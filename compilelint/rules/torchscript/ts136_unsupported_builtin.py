@@ -16,7 +16,7 @@ class UnsupportedBuiltin(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript has no builtin `{name}()`; {fix}"
+    message = 'builtin `{name}()` is not scriptable; {fix}'
     doc = RuleDoc(
         what="Flags calls to Python builtins that TorchScript does not support: `id`, `setattr`, `delattr`, "
              "`vars`, `dir`, `open`, `iter`, `next`, `map`, `filter`, `reversed`, `callable`, `repr`, "

@@ -15,7 +15,7 @@ class TypeBuiltin(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript cannot use `type(...)` as a value; use `isinstance(v, T)` (with `Union`/`Optional` parameters)"
+    message = '`type(...)` as a value is not scriptable; use `isinstance`'
     doc = RuleDoc(
         what="Flags calls to the builtin `type(obj)` in code `torch.jit.script` compiles.",
         why="`type(x) == torch.Tensor` fails to script (`builtin cannot be used as a value`), "

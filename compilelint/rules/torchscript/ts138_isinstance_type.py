@@ -16,7 +16,7 @@ class IsinstanceType(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot check `isinstance(..., {name})`: {fix}")
+    message = '`isinstance(..., {name})` is not scriptable'
     doc = RuleDoc(
         what="Flags `isinstance` checks against types TorchScript does not know: `dict`, `set`, `frozenset`, "
              "`bytes`, `type`, `object`, `Callable`, `typing`/`collections.abc` protocols (`Mapping`, "

@@ -13,8 +13,7 @@ class SuperCall(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot call a base-class method through `{form}`; move the shared code into a "
-               "helper method with its own name (e.g. `self._base_forward(x)`) and call that")
+    message = '`{form}` is not scriptable; use a helper method'
     doc = RuleDoc(
         what="Flags `super().m(...)` and `super(C, self).m(...)` in code `torch.jit.script` compiles "
              "(`super().__init__()` in `__init__` is not compiled and is fine; `Base.m(self, ...)` is TS156).",

@@ -25,8 +25,7 @@ class ClassAttribute(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot read the class attribute `{form}`; copy it onto the instance in `__init__` "
-               "(`self.{attr} = {attr}` or list it in `__constants__`) and read `self.{attr}`")
+    message = 'class attribute `{form}` is not scriptable; copy it to `self`'
     doc = RuleDoc(
         what="Flags reads of class-level attributes through `cls.X` in a `@classmethod`, or through the class's "
              "own name (`Head.SCALE`), in code `torch.jit.script` compiles.",

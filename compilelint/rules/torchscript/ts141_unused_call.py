@@ -15,8 +15,7 @@ class UnusedCall(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`{name}` is `@torch.jit.unused`: scripting succeeds but this call raises at run time; use "
-               "`@torch.jit.ignore` (runs in Python) or guard the call with `if not torch.jit.is_scripting():`")
+    message = '`{name}` is `@torch.jit.unused`: this call raises when scripted'
     doc = RuleDoc(
         what="Flags calls, from code `torch.jit.script` compiles, to methods or functions of the same file "
              "decorated `@torch.jit.unused`.",

@@ -9,17 +9,17 @@ from compilelint.semantic.constructs import Construct
 
 # Module (or module.function) prefix -> fix. Each verified on torch 2.13 (tests/test_torchscript_tables.py).
 STDLIB_UNSUPPORTED = {
-    "itertools.": "write the loops out (nested `for` over lists)",
-    "functools.": "call the function directly / write the loop out",
+    "itertools.": "write the loops out",
+    "functools.": "call the function directly",
     "operator.": "use the operator itself (`a * b`)",
     "json.": "serialise outside the scripted code",
     "pickle.": "serialise outside the scripted code",
-    "re.": "use `str` methods (`startswith`, `split`, `find`)",
+    "re.": "use `str` methods",
     "os.path.": "resolve paths when the module is built",
     "os.getpid": "read it outside the scripted code",
     "sys.exit": "raise an exception",
-    "collections.defaultdict": "use a `Dict` with `if k not in d:` / `d.get(k, default)`",
-    "scipy.": "use the torch equivalent (`torch.special`, `torch.linalg`, `torch.fft`)",
+    "collections.defaultdict": "use a `Dict` and `d.get(k, default)`",
+    "scipy.": "use the torch equivalent",
 }
 
 
@@ -30,7 +30,7 @@ class StdlibCall(SemanticScriptRule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript cannot compile `{name}(...)` (Python library code); {fix}"
+    message = '`{name}(...)` is not scriptable; {fix}'
     doc = RuleDoc(
         what="Flags calls into Python libraries TorchScript cannot compile: `itertools`, `functools`, "
              "`operator`, `json`, `pickle`, `re`, `os.path`, `os.getpid`, `sys.exit`, "

@@ -17,14 +17,14 @@ class NormWithoutP(SemanticScriptRule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = True
-    message = ("TorchScript has no `Tensor.norm` overload with `dim=` but no `p`; pass `p=2` "
-               "(`x.norm(p=2, dim=...)`, the same value) or use `torch.linalg.vector_norm(x, dim=...)`")
+    message = '`Tensor.norm` with `dim=` needs `p=` when scripted; pass `p=2`'
     doc = RuleDoc(
         what="Flags the method form `t.norm(dim=...)` (with `dim` but no `p`) in code `torch.jit.script` compiles.",
-        why="Every `aten::norm` schema with `dim` takes `p` before it without a default, so scripting fails "
-            "with `Arguments for call are not valid ... Argument p not provided`. Eager Python defaults `p` to "
-            "'fro', which over the given dims is the 2-norm, so `p=2` keeps the result. `torch.norm(x, dim=1)` "
-            "and `torch.linalg.norm` script.",
+        why=('Every `aten::norm` schema with `dim` takes `p` before it without a default, so scripting fails with '
+             "`Arguments for call are not valid ... Argument p not provided`. Eager Python defaults `p` to 'fro', "
+             'which over the given dims is the 2-norm, so `p=2` keeps the result. `torch.norm(x, dim=1)` and '
+             '`torch.linalg.norm` script. Pass `p=2` (`x.norm(p=2, dim=...)`, the same value) or use '
+             '`torch.linalg.vector_norm(x, dim=...)`.'),
         example="feats = feats / feats.norm(dim=1, keepdim=True)",
         use_instead="feats = feats / feats.norm(p=2, dim=1, keepdim=True)",
         fix_safety=("Safe: `p=2` is the norm eager Python computes when `p` is left out, so the values do not "

@@ -12,7 +12,7 @@ class ImportInFunction(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript cannot compile `import` statements inside a function; import at module level"
+    message = '`import` inside a function is not scriptable'
     doc = RuleDoc(
         what="Flags `import` / `from ... import` statements inside functions `torch.jit.script` compiles.",
         why="Scripting fails with `import statements aren't supported`, wherever the import sits in the body "

@@ -14,8 +14,7 @@ class AttributeOutsideInit(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`self.{attr}` is assigned in `{method}` but never in `__init__`: a scripted module has no such "
-               "attribute; initialise it in `__init__` (a buffer via `register_buffer` for tensors) or keep it local")
+    message = '`self.{attr}` set in `{method}` but never in `__init__`'
     doc = RuleDoc(
         what="Flags assignments to `self.<attr>` in compiled methods when `__init__` (and what it calls) never creates the attribute.",
         why=("TorchScript fixes a module's attributes from the instance after `__init__`; assigning a new one in "

@@ -15,9 +15,7 @@ class NoneAttributeAssigned(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`self.{attr}` is `None` after `__init__`, so TorchScript types it NoneType and rejects this "
-               "assignment in `{method}`; declare it `{attr}: Optional[torch.Tensor]` in the class body, or "
-               "initialise a real value (e.g. an empty buffer) in `__init__`")
+    message = '`self.{attr}` is None after `__init__`; declare it Optional'
     doc = RuleDoc(
         what="Flags assignments in compiled methods to an attribute that `__init__` only ever sets to `None` (a lazily built cache).",
         why=("TorchScript takes attribute types from the instance: an attribute holding `None` is NoneType, and "

@@ -43,9 +43,7 @@ class UnsupportedAttributeType(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`self.{attr}` holds {what} (set in `__init__`), which TorchScript cannot type, and `{method}` "
-               "reads it; store a tensor, a non-empty list/tuple/dict of one type, or a constant "
-               "(a tuple for sets of values, a buffer for arrays)")
+    message = '`self.{attr}` holds {what}, which TorchScript cannot type'
     doc = RuleDoc(
         what=("Flags reads in compiled code of module attributes that `__init__` set to a set, an empty list or "
               "dict (never filled), a lambda, a `range`, a numpy value, or a `Dict[str, Any]` parameter (a config "
@@ -142,7 +140,7 @@ class M(torch.nn.Module):
         if not values or attr in shape.class_level:
             return
         whats = [unsupported_value(v, ctx.facts.aliases)
-                 or ("a dict of mixed values (a `Dict[str, Any]` parameter)" if any_valued_dict_param(v, ctx) else None)
+                 or ("a dict of mixed values" if any_valued_dict_param(v, ctx) else None)
                  for v in values]
         if not all(whats):
             return

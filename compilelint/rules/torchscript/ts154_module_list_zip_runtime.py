@@ -16,8 +16,7 @@ class ModuleListZipRuntime(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`zip()` pairs the module container `{modules}` with `{other}`, which is not a module container: "
-               "TorchScript cannot unroll it; use `for i, m in enumerate({modules}):` and index `{other}[i]`")
+    message = '`zip()` of `{modules}` with a non-module `{other}`'
     doc = RuleDoc(
         what="Flags `zip(self.heads, feats)` in compiled code: a ModuleList/Sequential zipped with anything but another module container.",
         why=("TorchScript unrolls loops over module containers, which needs a length known at compile time on "

@@ -40,8 +40,7 @@ class PlainListOfModules(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("{what} is a plain Python {kind} of submodules, which TorchScript cannot type or call through; "
-               "use `nn.{container}` (iterate it directly)")
+    message = '{what} is a plain {kind} of modules; use `nn.{container}`'
     doc = RuleDoc(
         what=("Flags submodules kept in a plain Python list, tuple or dict attribute and read in compiled code, "
               "and loops in compiled code over a literal list/tuple of submodules (`for m in [self.a, self.b]`)."),

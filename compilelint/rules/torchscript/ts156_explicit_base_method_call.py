@@ -12,8 +12,7 @@ class ExplicitBaseMethodCall(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`{call}` calls a base-class method through the class object, which TorchScript cannot compile; "
-               "move the shared code into a helper method on the base and call `self.{helper}(...)`")
+    message = '`{call}` calls a base method through the class'
     doc = RuleDoc(
         what="Flags `Base.method(self, ...)` calls in compiled code, where `Base` is a base class of the current class.",
         why=("TorchScript compiles methods of the scripted instance only; a class object is a Python value: "

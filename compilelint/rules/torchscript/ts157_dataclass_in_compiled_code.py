@@ -15,8 +15,7 @@ class DataclassInCompiledCode(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`{name}` is a `@dataclass`; TorchScript cannot compile its generated `__init__` (`Failed to get "
-               "source`); return a `typing.NamedTuple` (or a tuple/dict of tensors) instead")
+    message = '`{name}` is a `@dataclass`; return a NamedTuple'
     doc = RuleDoc(
         what="Flags construction of a `@dataclass` class of the same file in compiled code (typically a structured output).",
         why=("TorchScript compiles the classes it meets from their source; a dataclass's `__init__` is generated "

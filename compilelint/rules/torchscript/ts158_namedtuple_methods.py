@@ -15,10 +15,8 @@ class NamedTupleMethods(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`.{attr}` is a namedtuple helper that TorchScript's NamedTuple type does not have; build a new "
-               "tuple with the constructor (`Out(a=..., b=old.b)`) or read the fields directly")
-    method_message = ("`{call}` calls the method `{attr}` defined on the NamedTuple `{cls}`: TorchScript keeps only "
-                      "the fields of a NamedTuple; make it a module-level function taking the tuple")
+    message = '`.{attr}` is a namedtuple helper TorchScript lacks'
+    method_message = '`{call}` calls method `{attr}` of NamedTuple `{cls}`'
     doc = RuleDoc(
         what=("Flags `._replace()`, `._asdict()`, `._make()`, `._fields` in compiled code, and calls of methods "
               "defined in the body of a `typing.NamedTuple` class of the same file."),

@@ -34,8 +34,7 @@ class AttributeTypeChanged(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`self.{attr}` is {old} after `__init__` but `{method}` assigns it {new}: TorchScript attributes "
-               "keep their type; initialise it with the type forward stores ({fix})")
+    message = '`self.{attr}` is {old} after `__init__`; `{method}` stores {new}'
     doc = RuleDoc(
         what=("Flags assignments in compiled methods that store a value of another type into an attribute "
               "`__init__` created as an int, float, bool, str or Tensor."),

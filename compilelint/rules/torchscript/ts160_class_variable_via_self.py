@@ -40,8 +40,7 @@ class ClassVariableViaSelf(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`self.{attr}` reads a class-level variable, which a scripted module does not have; declare it "
-               "`{attr}: Final = ...` (typing.Final), list it in `__constants__`, or assign `self.{attr}` in `__init__`")
+    message = '`self.{attr}` reads a class variable; declare it `Final`'
     doc = RuleDoc(
         what=("Flags `self.X` reads in compiled code where `X` is a variable assigned in the module's class body "
               "(not `Final`, not in `__constants__`) and never assigned on the instance in `__init__`."),

@@ -19,25 +19,23 @@ class ItemNumber(SemanticScriptRule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = True
-    message = ("{what}: in TorchScript `Tensor.item()` returns `number` (a Scalar), not `int`, and {where} accepts "
-               "only ints; convert once with `int(...)` (`idx = int(hm.argmax())`), or index with the 0-d tensor")
-    arith_message = ("`{op}` with a `.item()` value on the left and a tensor on the right: TorchScript types "
-                     "`t.item()` as `number` and resolves `number {op} Tensor` to a Scalar op that returns a number "
-                     "(typed int), so using the result as a tensor fails to script and a tensor of more than one "
-                     "element fails when called; convert first (`int(x)` / `float(x)`), or put the tensor on the left")
+    message = '{what}: `.item()` is a number, not int; use `int(...)`'
+    arith_message = '`.item()` {op} tensor gives a number when scripted; convert first'
     doc = RuleDoc(
         what=("Flags a tensor subscript whose index is a value read with `.item()` (or computed from one: "
               "`idx // w`, `min(x + 1, w - 1)`) or a float, `range()` over a `.item()` value, and arithmetic with "
               "such a value on the left of a tensor (`x + dx`), in code `torch.jit.script` compiles."),
-        why=("TorchScript types `t.item()` as `number`, which is neither int nor float. Indexing a tensor with it "
-             "fails with `Unsupported operation: indexing tensor with unsupported index type 'number'. Only ints, "
-             "slices, lists and tensors are supported` (`'float'` for a float index), and `range()` with "
-             "`all inputs of range must be ints, found number`. Slicing (`x[:n]`), `narrow`, `select` and "
-             "`torch.zeros(n)` accept a number; `int(t.item())` or `int(t)` is an int everywhere. `number + Tensor` "
-             "picks the Scalar overload: the result is typed int (`Arguments for call are not valid` once it goes "
-             "into `torch.stack`, `'int' object has no attribute ...`), and at run time a tensor of more than one "
-             "element fails with `Cannot input a tensor of dimension other than 0 as a scalar argument`; "
-             "`Tensor + number` is fine."),
+        why=(('TorchScript types `t.item()` as `number`, which is neither int nor float. Indexing a tensor with it '
+              "fails with `Unsupported operation: indexing tensor with unsupported index type 'number'. Only ints, "
+              "slices, lists and tensors are supported` (`'float'` for a float index), and `range()` with `all "
+              'inputs of range must be ints, found number`. Slicing (`x[:n]`), `narrow`, `select` and '
+              '`torch.zeros(n)` accept a number; `int(t.item())` or `int(t)` is an int everywhere. `number + '
+              'Tensor` picks the Scalar overload: the result is typed int (`Arguments for call are not valid` once '
+              "it goes into `torch.stack`, `'int' object has no attribute ...`), and at run time a tensor of more "
+              'than one element fails with `Cannot input a tensor of dimension other than 0 as a scalar argument`; '
+              '`Tensor + number` is fine. Convert once with `int(...)` (`idx = int(hm.argmax())`), or index with '
+              'the 0-d tensor; with a tensor on the right of `t.item() * x`, convert first or put the tensor on the'
+              ' left.')),
         example="idx = hm.argmax().item()\ny, x = idx // w, idx % w\nconf = hm[y, x]",
         use_instead="idx = int(hm.argmax())\ny, x = idx // w, idx % w\nconf = hm[y, x]",
         fix_safety=("Safe for an int-valued index or bound: `int(...)` of it is the value eager Python uses. "
@@ -124,7 +122,7 @@ class M(torch.nn.Module):
                 if what:
                     # Eager Python indexes a tensor with ints only, so int() changes nothing for code that runs;
                     # a float index would raise in eager, so its fix is unsafe.
-                    ctx.report(index, self.message.format(what=f"Indexing a tensor with {what}", where="a tensor index"),
+                    ctx.report(index, self.message.format(what=f"index with {what}", where="a tensor index"),
                                fix=(index, _int(index), "convert the index with `int(...)`"),
                                unsafe_fix=what == "a float")
 

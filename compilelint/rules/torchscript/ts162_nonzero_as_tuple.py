@@ -17,14 +17,14 @@ class NonzeroAsTuple(SemanticScriptRule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = True
-    message = ("TorchScript's `nonzero` has no `as_tuple` argument (`Arguments for call are not valid`); for "
-               "`as_tuple=True` use `torch.where(mask)` or `mask.nonzero().unbind(1)`, for `as_tuple=False` drop it")
+    message = 'scripted `nonzero` has no `as_tuple`; use `torch.where(mask)`'
     doc = RuleDoc(
         what="Flags `torch.nonzero(..., as_tuple=...)` and `t.nonzero(as_tuple=...)` in code `torch.jit.script` compiles.",
-        why=("The TorchScript schemas of `aten::nonzero` take only the tensor, so any `as_tuple` keyword, even "
-             "`as_tuple=False`, fails with `Arguments for call are not valid` (verified on 2.13). `torch.where(cond)` "
-             "with one argument returns the same tuple of index tensors and scripts, and so does "
-             "`x.nonzero().unbind(1)`."),
+        why=(('The TorchScript schemas of `aten::nonzero` take only the tensor, so any `as_tuple` keyword, even '
+              '`as_tuple=False`, fails with `Arguments for call are not valid` (verified on 2.13). '
+              '`torch.where(cond)` with one argument returns the same tuple of index tensors and scripts, and so '
+              'does `x.nonzero().unbind(1)`. For `as_tuple=True` use `torch.where(mask)` or '
+              '`mask.nonzero().unbind(1)`; for `as_tuple=False` drop the argument.')),
         example="rows, slot = (chosen == e).nonzero(as_tuple=True)",
         use_instead="rows, slot = (chosen == e).nonzero().unbind(1)",
         fix_safety=("Unsafe: `x.nonzero().unbind(1)` equals `nonzero(as_tuple=True)` for inputs of rank 1 or "

@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.calls import tensor_method
 from compilelint.torchapi.script import TENSOR_METHOD_REPLACEMENTS, UNKNOWN_TENSOR_METHODS
 
@@ -16,7 +16,7 @@ class TensorMethodUnknownToScript(Rule):
     targets = ("torchscript",)
     severity = "error"
     call_gate = gate(methods=set(UNKNOWN_TENSOR_METHODS))
-    message = "TorchScript has no `Tensor.{method}()`: {instead}"
+    message = '`Tensor.{method}()` is not scriptable; {instead}'
     doc = RuleDoc(
         what=("Flags calls of `torch.Tensor` methods that TorchScript does not have (`new_tensor`, `bool`, "
               "`nelement`, ...)."),
@@ -58,5 +58,5 @@ class M(torch.nn.Module):
             return
         method = node.func.attr.value
         instead = TENSOR_METHOD_REPLACEMENTS.get(method)
-        instead = f"use `{instead}`" if instead else "do it outside the scripted code (`@torch.jit.ignore`)"
+        instead = f"use `{brief(instead, 38)}`" if instead else "do it outside the scripted code"
         ctx.report(node, self.message.format(method=method, instead=instead))

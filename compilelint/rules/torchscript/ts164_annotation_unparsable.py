@@ -28,8 +28,7 @@ class AnnotationUnparsable(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot parse {what} in an annotation; write `List[T]` for a sequence of any length "
-               "(`Tuple[T, T]` for a fixed one), `Dict[K, V]` for a mapping, `List[int]` for a size")
+    message = 'annotation {what} is not scriptable; use `List[T]`'
     doc = RuleDoc(
         what=("Flags annotations of compiled functions (parameters, return, locals) that TorchScript cannot read as a "
               "type: `Tuple[int, ...]`, `Sequence`/`Iterable`/`Mapping`/`Callable`/`Type`/`Set`, `torch.Size`."),

@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.calls import argument, call_name
 from compilelint.semantic.script_types import scalar_type, unrefined_optional_param
 from compilelint.torchapi.script import FLOAT_ONLY_ARGUMENTS, TENSOR_LIST_FUNCTIONS
@@ -17,7 +17,7 @@ class CallArgumentType(Rule):
     targets = ("torchscript",)
     severity = "error"
     call_gate = gate(names=set(FLOAT_ONLY_ARGUMENTS) | set(TENSOR_LIST_FUNCTIONS))
-    message = "TorchScript rejects this call: {why}"
+    message = '{why}'
     doc = RuleDoc(
         what=("Flags torch calls TorchScript rejects for an argument's type: an int `scale_factor` to "
               "`F.interpolate`, an `Optional[Tensor]` parameter never checked for None in the list given to "
@@ -80,13 +80,13 @@ class M(torch.nn.Module):
             value = argument(node, position, keyword)
             if value is not None and scalar_type(value, ctx) == "int":
                 ctx.report(value, self.message.format(
-                    why=f"`{keyword}` takes a float (or a list of floats), not an int; write `{keyword}=2.0`"))
+                    why=f"`{keyword}` takes a float, not an int, when scripted; write `{keyword}=2.0`"))
         elif name in TENSOR_LIST_FUNCTIONS:
             tensors = argument(node, 0, "tensors")
             if type(tensors) in (cst.List, cst.Tuple):
                 for element in tensors.elements:
                     if type(element) is cst.Element and unrefined_optional_param(element.value, ctx):
                         ctx.report(node, self.message.format(
-                            why=f"`{ctx.code_for(element.value)}` is Optional, so the list is "
-                                "`List[Optional[Tensor]]`; check it `is not None` first"))
+                            why=f"`{brief(ctx.code_for(element.value), 24)}` is Optional in a `List[Tensor]`; "
+                                "test `is not None` first"))
                         return

@@ -16,8 +16,7 @@ class ReturnNotAnnotatedType(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("the function is annotated `-> Tensor` but returns {what} here; TorchScript checks every return "
-               "against the annotation: annotate the real type ({fix})")
+    message = 'annotated `-> Tensor` but returns {what}; annotate {fix}'
     doc = RuleDoc(
         what="Flags `return` statements of a function annotated `-> torch.Tensor` that return a tuple or None.",
         why=("Python ignores return annotations; TorchScript does not: `Return value was annotated as having type "

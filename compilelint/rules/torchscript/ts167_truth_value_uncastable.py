@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.script_types import optional_param
 
 
@@ -14,7 +14,7 @@ class TruthValueUncastable(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = "TorchScript cannot cast {what} to bool; {fix}"
+    message = '{what} is no bool when scripted; {fix}'
     doc = RuleDoc(
         what=("Flags `if x:` / `while x:` / `not x` / `x and y` where `x` is a parameter annotated `Optional[...]` "
               "(never tested `is None`) or a submodule (`if self.norm:`)."),
@@ -70,13 +70,13 @@ class M(torch.nn.Module):
         annotation = optional_param(test, ctx)
         if annotation is not None:
             ctx.report(test, self.message.format(
-                what=f"`{ctx.code_for(test)}: {annotation}`",
-                fix=f"test `{ctx.code_for(test)} is not None` first"))
+                what=f"`{brief(ctx.code_for(test), 24)}: {brief(annotation, 24)}`",
+                fix="test `is not None` first"))
         elif type(test) is cst.Attribute and type(test.value) is cst.Name and test.value.value == "self" \
                 and ctx.class_facts is not None and ctx.class_facts.attrs.get(test.attr.value) is Kind.MODULE:
             ctx.report(test, self.message.format(
-                what=f"the submodule `{ctx.code_for(test)}`",
-                fix=f"test `{ctx.code_for(test)} is not None`, or keep a bool flag beside it"))
+                what=f"submodule `{brief(ctx.code_for(test), 24)}`",
+                fix="test `is not None`"))
 
     def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
         self._check(node.test, ctx)

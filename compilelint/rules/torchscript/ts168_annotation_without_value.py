@@ -12,8 +12,7 @@ class AnnotationWithoutValue(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript does not support a declaration without a value (`{target}: ...`); annotate the first "
-               "assignment instead (`{target}: T = ...`)")
+    message = '`{target}: T` without a value is not scriptable'
     doc = RuleDoc(
         what="Flags annotated declarations without a value (`out: torch.Tensor`) in compiled functions.",
         why="Scripting fails with `annotated assignments without assigned value aren't supported`.",

@@ -34,16 +34,16 @@ class AttributeAbsentByDefault(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("with `__init__`'s defaults `self.{attr}` is {state}, and TorchScript compiles this line whatever "
-               "the flag guarding it: {error}; {fix}")
+    message = '`self.{attr}` is {state} with the defaults: {error}'
     doc = RuleDoc(
         what=("Flags, in compiled methods, `self.x` where `__init__` run with its parameters' defaults never sets "
               "`x`, and `self.x(...)` or `self.x == \"literal\"` where it sets `x = None`, unless the method tests "
               "`self.x is None` or `hasattr(self, 'x')`."),
-        why=("TorchScript types a module's attributes from the instance and compiles both sides of an `if` on a "
-             "plain flag (`if self.use_norm:`): with the default configuration it fails with `Module 'M' has no "
-             "attribute 'gamma'`, or `cannot call a value of type 'NoneType'`. A test of the attribute itself "
-             "(`if self.norm is not None:`) is decided when compiling, so the branch is dropped."),
+        why=(("TorchScript types a module's attributes from the instance and compiles both sides of an `if` on a "
+              "plain flag (`if self.use_norm:`): with the default configuration it fails with `Module 'M' has no "
+              "attribute 'gamma'`, or `cannot call a value of type 'NoneType'`. A test of the attribute itself (`if"
+              ' self.norm is not None:`) is decided when compiling, so the branch is dropped. Set the attribute to '
+              '`None` in every branch of `__init__` and test `self.x is not None` where the flag was tested.')),
         example=("def __init__(self, use_norm=False):\n    if use_norm:\n        self.norm = nn.LayerNorm(8)\n"
                  "    else:\n        self.norm = None\n    self.use_norm = use_norm\n\n"
                  "def forward(self, x):\n    if self.use_norm:\n        x = self.norm(x)\n    return x"),
@@ -165,5 +165,5 @@ class M(torch.nn.Module):
                 fix=f"test `self.{attr} is not None` instead of the flag"))
         else:
             ctx.report(node, self.message.format(
-                attr=attr, state="None", error="`==` has no variant for NoneType (`Arguments for call are not valid`)",
+                attr=attr, state="None", error="`==` has no NoneType variant",
                 fix=f"test `self.{attr} is not None and self.{attr} == ...`, or default it to a value of its type"))

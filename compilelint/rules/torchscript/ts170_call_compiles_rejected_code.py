@@ -8,7 +8,7 @@ import os
 import libcst as cst
 
 from compilelint.analysis.scope import SCRIPT_EXEMPT, SCRIPT_ENTRY
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 
 _BUILTINS = frozenset(dir(builtins))
 _NOT_COMPILED_HERE = ("torch.", "math.", "numpy.", "typing.")
@@ -64,8 +64,7 @@ class CallCompilesRejectedCode(Rule):
     severity = "error"
     tree_facts = True
     uses_script_failures = True
-    message = ("`{call}` makes TorchScript compile `{callee}`, which it rejects ({code} in {where}); TorchScript "
-               "reports the error at this call: fix `{callee}`, or mark it `@torch.jit.ignore`")
+    message = '`{call}` compiles `{callee}`: {code} at {where}'
     doc = RuleDoc(
         what=("Flags a call in `forward` (or an `@torch.jit.export` method) to a method of the module or a function "
               "of the tree that TorchScript cannot compile (another TS or TA rule's finding in it, or in what it "
@@ -163,8 +162,8 @@ class M(torch.nn.Module):
         if found is None:
             return None
         failing_key, failure = found
-        callee = failing_key.partition(":")[2]
+        callee = brief(failing_key.partition(":")[2], 20)
         where = os.path.basename(failure.path) + (f":{failure.line}" if failure.line else "")
         # a copy: the engine settles the same finding again after placing other files' findings
         return dataclasses.replace(finding, message=cls.message.format(
-            call=f"{written}(...)", callee=callee, code=failure.code, where=where))
+            call=brief(f"{written}(...)", 20), callee=callee, code=failure.code, where=where))

@@ -13,8 +13,7 @@ class ModuleContainerUnpacked(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("TorchScript cannot unpack the modules of `{modules}` (`module cannot be used as a tuple`); iterate "
-               "`for block in {modules}:` and index the pair inside, or keep two ModuleLists and `zip` them")
+    message = 'unpacking the modules of `{modules}` is not scriptable'
     doc = RuleDoc(
         what="Flags `for a, b in self.layers:` where `self.layers` is a ModuleList/Sequential (of ModuleLists).",
         why=("TorchScript unrolls a loop over a module container one module at a time and cannot destructure a "

@@ -10,8 +10,8 @@ from compilelint.semantic.script_types import compiled_by_script
 from compilelint.torchapi.script import UNKNOWN_TORCH_FUNCTIONS
 
 _INSTEAD = {
-    "torch.get_default_dtype": "pass the dtype in, or take it from a tensor (`x.dtype`)",
-    "torch.is_tensor": "annotate the value, or test `isinstance(v, torch.Tensor)`",
+    "torch.get_default_dtype": "use a tensor's `x.dtype`",
+    "torch.is_tensor": "use `isinstance(v, torch.Tensor)`",
     "torch.unravel_index": "compute the indices with `//` and `%`",
     "torch.from_numpy": "convert outside the scripted code",
     "torch.asarray": "use `torch.tensor(...)` or `torch.as_tensor(...)`",
@@ -25,7 +25,7 @@ class TorchFunctionUnknownToScript(Rule):
     targets = ("torchscript",)
     severity = "error"
     call_gate = gate(names=set(UNKNOWN_TORCH_FUNCTIONS))
-    message = "TorchScript has no operator for `{name}` (`Unknown builtin op`); {instead}"
+    message = '`{name}` is not scriptable; {instead}'
     doc = RuleDoc(
         what=("Flags calls of `torch` functions TorchScript has no operator for: `torch.get_default_dtype()`, "
               "`torch.is_tensor()`, `torch.unravel_index()`, `torch.set_num_threads()`, ..."),
@@ -60,5 +60,5 @@ class M(torch.nn.Module):
     def visit_Call(self, node: cst.Call, ctx) -> None:  # noqa: ANN001
         name = call_name(node, ctx)
         if name in UNKNOWN_TORCH_FUNCTIONS and ctx.function is not None and compiled_by_script(ctx.function, node):
-            instead = _INSTEAD.get(name, "call it outside the scripted code (`@torch.jit.ignore`)")
+            instead = _INSTEAD.get(name, "call it outside the scripted code")
             ctx.report(node, self.message.format(name=name, instead=instead))

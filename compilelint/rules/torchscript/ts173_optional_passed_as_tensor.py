@@ -14,9 +14,7 @@ class OptionalPassedAsTensor(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`{name}` is still Optional here (TorchScript refines it only in the branch of an `is not None` "
-               "test, and an `if` that assigns it on one side leaves it Optional after), but {callee} takes a "
-               "Tensor; test `{name} is not None` right before, or give it a value on every path")
+    message = '`{name}` may be None here, but {callee} takes a Tensor'
     doc = RuleDoc(
         what=("Flags a local or parameter of type `Optional[Tensor]` at that point, passed as the input of a torch "
               "layer (`self.act(emb)` with `self.act = nn.SiLU()`) or the first argument of a torch function."),

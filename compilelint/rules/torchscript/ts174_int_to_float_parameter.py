@@ -15,8 +15,7 @@ class IntToFloatParameter(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`{arg}` is an int {why}, but `{param}` of `{callee}` is a `float`: TorchScript converts no int to a "
-               "float parameter of a compiled function; pass `float({arg})`, or build with a float")
+    message = 'int `{arg}` passed to float parameter `{param}` of `{callee}`'
     doc = RuleDoc(
         what=("Flags calls of a function of the same file whose `float` parameter receives an int: an int literal, "
               "an int-annotated parameter, or an attribute the file's constructor calls build with an int literal."),

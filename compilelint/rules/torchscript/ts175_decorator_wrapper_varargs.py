@@ -13,8 +13,7 @@ class DecoratorWrapperVarargs(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = ("`@{decorator}` puts `{wrapper}(*args, **kwargs)` in place of `{function}`: TorchScript compiles "
-               "the wrapper and rejects its variable arguments; add `@functools.wraps(fn)` to the wrapper")
+    message = '`@{decorator}` wraps `{function}` in `*args` without `functools.wraps`'
     doc = RuleDoc(
         what=("Flags a function `torch.jit.script` compiles whose decorator, defined in the same file, returns an "
               "inner `*args`/`**kwargs` wrapper without `@functools.wraps`."),

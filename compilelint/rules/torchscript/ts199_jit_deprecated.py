@@ -18,8 +18,7 @@ class JitDeprecated(Rule):
     targets = ("torchscript", "trace")
     severity = "note"
     applies_to = "anywhere"
-    message = ("`{name}` is deprecated (it emits a DeprecationWarning in torch 2.13); use `torch.export.export` "
-               "for a deployable graph or `torch.compile` for speed")
+    message = '`{name}` is deprecated; use `torch.export` or `torch.compile`'
     version_note = "DeprecationWarning verified on torch 2.13."
     doc = RuleDoc(
         what="Flags calls to `torch.jit.script`, `torch.jit.trace` and `torch.jit.trace_module`, and the "

@@ -13,8 +13,7 @@ class TensorValueBranch(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "error"
-    message = ("`{kw}` on a tensor value: torch.jit.trace records only the branch taken for the example input, "
-               "so other inputs silently get the wrong branch; use torch.where, or script/compile this part")
+    message = '{kw} on a tensor value: the trace keeps one branch; use `torch.where`'
     doc = RuleDoc(
         what=("Flags `if`/`while` statements and comprehension filters whose condition reads tensor data, in code "
               "that is traced."),
@@ -53,13 +52,13 @@ class M(torch.nn.Module):
 
     def visit_If(self, node: cst.If, ctx) -> None:  # noqa: ANN001
         if ctx.facts.tests_tensor_truth(node.test):
-            ctx.report(node.test, self.message.format(kw="if"))
+            ctx.report(node.test, self.message.format(kw="`if`"))
 
     def visit_CompIf(self, node: cst.CompIf, ctx) -> None:  # noqa: ANN001
         # `[b for b in boxes if b.sum() > 0]`: a filter is an `if` per element
         if ctx.facts.tests_tensor_truth(node.test):
-            ctx.report(node.test, self.message.format(kw="if (comprehension filter)"))
+            ctx.report(node.test, self.message.format(kw="comprehension `if`"))
 
     def visit_While(self, node: cst.While, ctx) -> None:  # noqa: ANN001
         if ctx.facts.tests_tensor_truth(node.test):
-            ctx.report(node.test, self.message.format(kw="while"))
+            ctx.report(node.test, self.message.format(kw="`while`"))

@@ -19,9 +19,7 @@ class TensorToPython(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "error"
-    message = ("{what} reads tensor data into a Python value: torch.jit.trace records that value as a constant, "
-               "so every later input reuses the example's number; keep it a tensor (e.g. `t.clamp(max=m)` with a "
-               "0-d tensor, torch.where), or script/compile this part")
+    message = '{what} reads tensor data: the trace freezes the value'
     doc = RuleDoc(
         what=("Flags `.item()`, `.tolist()` and `int()`/`float()`/`bool()` of a tensor in traced code (not of "
               "module state alone, such as `float(self.scale)`, which is the same for every input)."),

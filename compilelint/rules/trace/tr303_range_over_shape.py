@@ -22,9 +22,7 @@ class RangeOverShape(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "warning"
-    message = ("`range()` over a tensor size: torch.jit.trace unrolls the loop for the example's size, with no "
-               "warning, so inputs of another size give wrong results; vectorise it (batched ops over that dim), "
-               "or script this loop / use torch.compile or torch.export")
+    message = '`range()` over a tensor size: the trace unrolls the loop'
     doc = RuleDoc(
         what="Flags `for i in range(n)` loops (and comprehensions) where `n` comes from a tensor's shape.",
         why=("Tracing runs the Python loop once and records each iteration's ops: the loop count becomes the "

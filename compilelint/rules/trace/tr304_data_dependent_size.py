@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.calls import gate
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.rules.trace._util import in_condition
 from compilelint.semantic.constructs import Construct
 
@@ -17,10 +17,7 @@ class DataDependentSize(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "error"
-    message = ("{what}: the number of elements of `{expr}` depends on tensor values (nonzero / boolean mask / "
-               "unique / nms), and torch.jit.trace freezes it to the example's count, so other inputs get the "
-               "wrong number of boxes/iterations; keep the data-dependent part in tensor ops (index with the mask, "
-               "torch.where, pad to a fixed max), or script it (@torch.jit.script) / use torch.export")
+    message = '{what}: the trace freezes `{expr}`'
     doc = RuleDoc(
         what=("Flags Python that consumes the size of a tensor whose size depends on data: `len()` of it, a loop "
               "over it or over `range()` of its size, an `if` on its size."),
@@ -71,7 +68,7 @@ class M(torch.nn.Module):
     )
 
     def _report(self, ctx, node, what, expr) -> None:  # noqa: ANN001
-        ctx.report(node, self.message.format(what=what, expr=ctx.code_for(expr).strip()[:40]))
+        ctx.report(node, self.message.format(what=what, expr=brief(ctx.code_for(expr), 24)))
 
     def _iter(self, iterable: cst.BaseExpression, ctx) -> None:  # noqa: ANN001
         facts = ctx.facts

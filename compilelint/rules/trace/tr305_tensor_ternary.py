@@ -14,8 +14,7 @@ class TensorTernary(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "error"
-    message = ("`a if cond else b` with a tensor condition: torch.jit.trace evaluates the condition once and keeps "
-               "only the branch the example took; use torch.where(cond, a, b)")
+    message = 'tensor condition in `a if c else b`: the trace keeps one branch'
     doc = RuleDoc(
         what="Flags conditional expressions whose condition reads tensor data, in traced code.",
         why=("The condition is converted to a Python bool during tracing (TracerWarning) and only the chosen "

@@ -12,9 +12,7 @@ class TensorAssert(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "error"
-    message = ("`assert` on a tensor value: torch.jit.trace checks it only on the example input and records "
-               "nothing, so the traced model never checks again; use torch._assert_async / a tensor mask "
-               "(torch.where), or validate inputs outside the traced module")
+    message = '`assert` on a tensor value is checked only while tracing'
     doc = RuleDoc(
         what="Flags `assert` statements whose condition reads tensor data, in traced code.",
         why=("The assertion converts a tensor to a Python bool (TracerWarning) while tracing; the traced graph "

@@ -14,8 +14,7 @@ class TensorBoolOps(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "error"
-    message = ("`{op}` on a tensor calls bool() on it: torch.jit.trace freezes the example's truth value (and "
-               "which operand `and`/`or` returned); use element-wise `&`, `|`, `~` or torch.logical_and/or/not")
+    message = '`{op}` on a tensor: the trace freezes its truth; use `&`, `|`, `~`'
     doc = RuleDoc(
         what="Flags `a and b`, `a or b` and `not a` where an operand is a tensor, outside if/while tests.",
         why=("Python's boolean operators call `bool()` on a tensor: tracing records a constant and picks one "

@@ -17,9 +17,7 @@ class IterateTensor(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "warning"
-    message = ("iterating over a tensor: torch.jit.trace unrolls the loop for the example's first-dimension size, "
-               "so another batch/length gives wrong results or fails; use batched tensor ops over that dimension, "
-               "or script this loop")
+    message = 'iterating over a tensor: the trace unrolls the loop'
     doc = RuleDoc(
         what=("Flags `for row in t` (and over `t.unbind(d)` / `t.split(n)`), comprehensions over a tensor `t`, and builtins that iterate a tensor "
               "(`sum(t)`, `list(t)`; `max(t)`/`min(t)`/`sorted(t)`/`any(t)`/`all(t)`, which also compare its "
@@ -57,9 +55,7 @@ class M(torch.nn.Module):
 ''', inputs="[(torch.randn(2, 3), [torch.randn(2)]), (torch.randn(4, 3), [torch.randn(3)])]"),
     )
 
-    value_message = ("`{fn}()` over a tensor iterates it and compares its elements as Python bools: "
-                     "torch.jit.trace freezes which element won, so other inputs get the example's answer; use "
-                     "the tensor reduction instead (t.max(), t.min(), t.sort(), t.any(), t.all())")
+    value_message = '`{fn}()` over a tensor: the trace freezes the result; use a tensor op'
 
     def _check(self, iterable: cst.BaseExpression, ctx) -> None:  # noqa: ANN001
         facts = ctx.facts

@@ -15,8 +15,7 @@ class LenOfTensor(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "warning"
-    message = ("`len()` of a tensor: torch.jit.trace records the example's length as a constant (unlike "
-               "`t.size(0)`/`t.shape[0]`, which it tracks); use `t.size(0)` or `t.shape[0]`")
+    message = '`len()` of a tensor is frozen by the trace; use `t.size(0)`'
     doc = RuleDoc(
         what=("Flags `len(t)` on a tensor in traced code (not on what a library block returns: `len(self.attn(x))` is "
               "often the length of a tuple or list)."),

@@ -18,9 +18,7 @@ class NumpyRoundTrip(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "error"
-    message = ("tensor -> numpy in traced code: torch.jit.trace cannot see numpy, so whatever comes back "
-               "(torch.from_numpy / torch.as_tensor) is the example's array, frozen as a constant; do it with "
-               "torch ops (torch.sort, torch.cumsum, ...), or move the numpy part out of the model")
+    message = 'tensor -> numpy: the trace freezes what comes back'
     doc = RuleDoc(
         what="Flags `.numpy()` on a tensor and numpy functions applied to tensors in traced code.",
         why=("numpy works on a copy of the data the tracer does not record; converting back gives a tensor "

@@ -16,9 +16,7 @@ class ShapeToPythonNumber(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "warning"
-    message = ("`{fn}()` of a tensor size: the tracer tracks sizes only through tensor-size arithmetic "
-               "(+ - * // **), so this turns the example's size into a constant and other shapes get wrong "
-               "results; keep it as size arithmetic (e.g. `x.size(-1) ** 0.5`, `n // 2`), or script this part")
+    message = '`{fn}()` of a tensor size: the trace freezes the number'
     doc = RuleDoc(
         what=("Flags `int()`, `float()`, `round()`, `max()`/`min()` and `math.*` calls on values read from a "
               "tensor's shape, in traced code."),

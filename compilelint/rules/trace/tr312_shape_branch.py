@@ -14,9 +14,7 @@ class ShapeBranch(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "warning"
-    message = ("`{kw}` on a tensor size: torch.jit.trace keeps only the branch taken for the example's shape, so "
-               "inputs of another size silently take the same branch; make both shapes take one code path, "
-               "pass check_inputs with other shapes to torch.jit.trace, or script this part / use torch.export")
+    message = '`{kw}` on a tensor size: the trace keeps one branch'
     doc = RuleDoc(
         what=("Flags `if`/`while`/conditional expressions that test a tensor's size (`x.shape[0] > 1`, "
               "`len(t) == 0`, `(n := x.shape[0]) > 2`), and `and`/`or` on a size (`x.shape[0] or 1`). Rank checks (`x.dim() == 4`, `x.ndim`, `len(x.shape)`) are static configuration, and an `if` "

@@ -18,9 +18,7 @@ class PythonRandomTime(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "error"
-    message = ("`{fn}()` in traced code: torch.jit.trace records the value it returned while tracing as a "
-               "constant, so the traced model reuses it on every call; use torch ops (torch.rand, "
-               "torch.randint) or pass the value in as a tensor argument")
+    message = '`{fn}()` while tracing: its value becomes a constant'
     doc = RuleDoc(
         what="Flags calls into Python's `random`, `time`, `datetime` and `numpy.random` in traced code.",
         why=("These values never pass through a tensor op, so the tracer sees only the number they produced "

@@ -19,9 +19,7 @@ class TensorFromPython(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "error"
-    message = ("`{fn}(...)` of {what}: torch.jit.trace registers the result as a constant, so the traced model "
-               "keeps the example's {noun}; build it with tensor ops instead (keep 0-d tensors such as x.max(), "
-               "torch.stack them, or use size arithmetic, torch.full_like, torch.arange)")
+    message = "`{fn}(...)` of {what}: the trace freezes the {noun}"
     doc = RuleDoc(
         what=("Flags `torch.tensor()`/`torch.as_tensor()`/`torch.from_numpy()`/`x.new_tensor()` whose data comes from tensor values "
               "(error) or tensor sizes (warning), in traced code."),

@@ -18,9 +18,7 @@ class DtypeFromInput(Rule):
     # real-world models (benchmarks/realworld) torch never showed it: 1 of 38 checked claims matched an event,
     # and that one a TracerWarning about torch.as_tensor on the same line (docs/realworld.md).
     opt_in = True
-    message = ("{what}: torch.jit.trace records the example input's dtype as a constant, so an input of another "
-               "dtype (float16/float64/bfloat16) gets a tensor of the example's dtype; use dtype-following ops: "
-               "x.new_zeros/new_full/new_tensor, torch.zeros_like, `.type_as(x)`")
+    message = "{what}: the trace freezes the example's dtype"
     doc = RuleDoc(
         what=("Flags tensor creation with `dtype=x.dtype` and casts `.to(x.dtype)` / `.to(x)` where `x` is a "
               "tensor, in traced code."),

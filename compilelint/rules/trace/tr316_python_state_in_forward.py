@@ -15,10 +15,7 @@ class PythonStateInForward(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "error"
-    message = ("{what} is updated inside traced code: torch.jit.trace runs this update once and records the "
-               "value it had then as a constant, so the traced model never sees later values (call counters, "
-               "warm-up steps, cached frames); keep the state in a registered buffer updated in place "
-               "(self.buf.add_(1), self.buf.copy_(x)), or pass it in as an input")
+    message = '{what} is updated in traced code: the trace freezes it'
     doc = RuleDoc(
         what=("Flags assignments in traced code to `self.<attr>` holding a Python number/bool/None or a "
               "tensor (rebinding, not an in-place update), and `global` names rebound inside traced code, when "
@@ -146,8 +143,8 @@ class M(torch.nn.Module):
         elif kind is Kind.TENSOR:
             if aug and attr in getattr(ctx.class_facts, "registered", ()):
                 return  # `self.buf += 1` on a registered buffer is an in-place add_ on module state: traced
-            what = ("plain (unregistered) tensor attribute `self.{attr}` (the trace bakes it in as a constant)" if aug
-                    else "tensor attribute `self.{attr}` (rebound, not updated in place)")
+            what = ("unregistered tensor `self.{attr}`" if aug
+                    else "tensor `self.{attr}` (rebound)")
             self._writes.append((node, "self." + attr, what.format(attr=attr)))
 
     def visit_Assign(self, node: cst.Assign, ctx) -> None:  # noqa: ANN001

@@ -14,10 +14,7 @@ class DictInputKeys(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "error"
-    message = ("{what} on the keys of input `{name}`: torch.jit.trace flattens a dict input with the example's "
-               "keys and records only the branch they selected, so a call with other keys takes the example's "
-               "path or fails; pass every tensor as an argument (use an all-zeros/ones tensor for 'absent'), or "
-               "trace one module per key set")
+    message = '{what} on the keys of input `{name}`: the trace keeps one path'
     doc = RuleDoc(
         what=("Flags `'key' in batch`, `batch.get('key')` and iteration over `batch.keys()/items()` where `batch` "
               "is a required input of a traced `forward` (not one that defaults to `None`)."),

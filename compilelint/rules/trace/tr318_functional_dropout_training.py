@@ -19,9 +19,7 @@ class FunctionalDropoutTraining(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "error"
-    message = ("`{fn}` with `training={value}`: the mode is not tied to the module, so `model.eval()` does not "
-               "turn it off and torch.jit.trace records it in training mode (random masks / batch statistics in "
-               "the deployed model); pass `training=self.training`, or use the nn.{cls} module")
+    message = '`{fn}` with `training={value}` is traced in training mode'
     doc = RuleDoc(
         what=("Flags `F.dropout*(...)` without `training=` (it defaults to True) or with a literal `True`, "
               "and `F.batch_norm(..., training=True)`, in traced code."),

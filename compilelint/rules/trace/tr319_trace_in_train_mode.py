@@ -6,7 +6,7 @@ import libcst as cst
 from compilelint.analysis.calls import gate
 from compilelint.analysis.nodes import child_nodes
 
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 
 _TRACE = {"torch.jit.trace", "torch.jit.trace_module"}
 _EVAL_CALLS = {"eval", "train", "requires_grad_"}
@@ -60,9 +60,7 @@ class TraceInTrainMode(Rule):
     targets = ("trace",)
     severity = "error"
     applies_to = "anywhere"
-    message = ("`torch.jit.trace` of `{name}`, built here and never switched to eval mode: modules start in "
-               "training mode, so the trace records dropout as random and batch norm with batch statistics; "
-               "call `{name}.eval()` before tracing")
+    message = '`torch.jit.trace` of `{name}` in training mode; call `.eval()`'
     doc = RuleDoc(
         what=("Flags `torch.jit.trace(model, ...)` where `model` is constructed in the same function (or module) "
               "and neither `model.eval()` nor `model.train(False)` is called there."),
@@ -112,7 +110,7 @@ def export(x):
             func = target.func
             last = func.attr.value if type(func) is cst.Attribute else getattr(func, "value", "")
             if isinstance(last, str) and last[:1].isupper():
-                ctx.report(node, self.message.format(name=ctx.code_for(target).strip()[:40]))
+                ctx.report(node, self.message.format(name=brief(ctx.code_for(target), 24)))
             return
         if type(target) is cst.Name and _constructed_here(scope, target.value) is not None:
             if not _mentions_eval(scope, target.value):

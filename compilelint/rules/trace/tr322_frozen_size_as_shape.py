@@ -19,7 +19,7 @@ class FrozenSizeAsShape(Rule):
     family = "trace"
     targets = ("trace",)
     severity = "error"
-    message = "`{name}` was frozen by the trace: this shape is wrong, or fails, for inputs of another size"
+    message = "`{name}` is frozen by the trace: wrong for other input sizes"
     doc = RuleDoc(
         what=("Flags `view`/`reshape`/`expand`/`new_zeros`/`torch.zeros`/`torch.arange`/`F.interpolate(size=...)` "
               "and similar whose sizes come from a size the trace already turned into a Python number "
