@@ -23,7 +23,7 @@ from benchmarks.realworld.registry import entries  # noqa: E402
 EVENTS = ROOT / "benchmarks" / "realworld" / "events.jsonl"
 FLOOR = ROOT / "benchmarks" / "realworld" / "floor.json"
 REASONS = {oracle.NO_LINE, oracle.INSIDE_TORCH, oracle.OUTSIDE, oracle.ORACLE_CODE, oracle.AUTOMATIC_DYNAMIC,
-           oracle.AUTOMATIC_DYNAMIC_NUMBER, oracle.ZERO_ONE, oracle.TORCH_SIZE_GUARD}
+           oracle.AUTOMATIC_DYNAMIC_NUMBER, oracle.ZERO_ONE, oracle.TORCH_SIZE_GUARD, oracle.CALLED_SIGNATURE}
 
 
 @pytest.fixture(scope="module")
