@@ -97,7 +97,7 @@ class M(torch.nn.Module):
         self.pending.pop(name)
         typ = function_types(ctx.function).element_type(node.value, ctx.facts)
         optional = next((k for k, v in ctx.facts.aliases.items() if v == "typing.Optional"), None)
-        what = f"`{brief(ctx.code_for(node.value), 24)}`"
+        what = f"`{brief(ctx.code_for(node.value), 20)}`"
         if typ is None:
             ctx.report(first, self.message.format(name=brief(name, 24), what=what, type="Optional[<its type>]"))
             return

@@ -20,7 +20,7 @@ from compilelint.semantic.breaks import in_rare_branch, only_plain_returns_follo
 from compilelint.semantic.paths import dead_under_dynamo
 
 # Ends the message of a break inside a for/while loop: Dynamo then runs the whole function eagerly (GB7000, GB410).
-LOOP_NOTE = " (in a loop: frame skipped)"
+LOOP_NOTE = " (loop: frame skipped)"
 
 
 def break_severity(ctx, node: cst.CSTNode, default: str = "warning") -> str:  # noqa: ANN001

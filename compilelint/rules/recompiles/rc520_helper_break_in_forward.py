@@ -121,4 +121,4 @@ class HelperBreakInForward(Rule):
         brk = found[1]
         where = os.path.basename(brk.path) + (f":{brk.line}" if brk.line else "")
         # a copy: the engine settles the same finding again after placing other files' findings
-        return dataclasses.replace(finding, message=cls.message.format(call=brief(f"{written}(...)", 24), where=where))
+        return dataclasses.replace(finding, message=cls.message.format(call=brief(f"{written}(...)", 24), where=brief(where, 26)))

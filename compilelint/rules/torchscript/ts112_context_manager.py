@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.script_support import SUPPORTED_CONTEXT_MANAGERS
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 # Verified to fail in a `with` (torch 2.13): their fixes.
@@ -101,7 +101,7 @@ class M(torch.nn.Module):
             if name is None or name in SUPPORTED_CONTEXT_MANAGERS:
                 continue
             if name in _KNOWN and not (name == "open" and "open" in ctx.facts.env):
-                ctx.report(item, self.message.format(name=name, fix=_KNOWN[name]))
+                ctx.report(item, self.message.format(name=brief(name, 28), fix=_KNOWN[name]))
             elif type(func) is cst.Name and name in self._local_cms and name not in ctx.facts.env:
                 ctx.report(item, self.message.format(
-                    name=f"{name}(...)", fix="inline it, or use a `@torch.jit.ignore` method"))
+                    name=brief(f"{name}(...)", 28), fix="inline it or use `@torch.jit.ignore`"))

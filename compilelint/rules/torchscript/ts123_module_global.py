@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.script_support import is_load, iter_statements, module_constants
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
@@ -101,7 +101,7 @@ class M(torch.nn.Module):
         if type(parent) in (cst.Element, cst.StarredElement) and self._in_target(ctx):
             return
         article = "an" if what[0] in "aeiou" else "a"
-        ctx.report(node, self.message.format(name=node.value, what=f"{article} {what}", lower=node.value.lower()))
+        ctx.report(node, self.message.format(name=brief(node.value, 28), what=f"{article} {what}", lower=node.value.lower()))
 
     def _in_target(self, ctx) -> bool:  # noqa: ANN001
         for anc in reversed(ctx.ancestors):

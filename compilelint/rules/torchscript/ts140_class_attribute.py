@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.rules.base import Example, RuleDoc
+from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 
@@ -88,4 +88,4 @@ class M(torch.nn.Module):
                 type(parent) in (cst.AugAssign, cst.AnnAssign) and parent.target is node):
             return  # a write, not a read
         if attr in _class_attrs(cls):
-            ctx.report(node, self.message.format(form=f"{owner}.{attr}", attr=attr))
+            ctx.report(node, self.message.format(form=brief(f"{owner}.{attr}", 32), attr=attr))

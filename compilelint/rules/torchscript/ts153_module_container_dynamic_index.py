@@ -4,7 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.analysis.tensors import Kind
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 
 
 def _constant_index(expr: cst.BaseExpression) -> bool:
@@ -96,4 +96,4 @@ class M(torch.nn.Module):
             how = f"the variable `{ctx.code_for(index.value)}`" if type(index.value) is cst.Name else "a computed index"
         else:
             return
-        ctx.report(node, self.message.format(expr=ctx.code_for(node), how=how, attr=node.value.attr.value))
+        ctx.report(node, self.message.format(expr=brief(ctx.code_for(node), 24), how=how, attr=node.value.attr.value))

@@ -70,7 +70,7 @@ class M(torch.nn.Module):
         annotation = optional_param(test, ctx)
         if annotation is not None:
             ctx.report(test, self.message.format(
-                what=f"`{brief(ctx.code_for(test), 24)}: {brief(annotation, 24)}`",
+                what=f"`{brief(ctx.code_for(test), 24)}: {brief(annotation, 20)}`",
                 fix="test `is not None` first"))
         elif type(test) is cst.Attribute and type(test.value) is cst.Name and test.value.value == "self" \
                 and ctx.class_facts is not None and ctx.class_facts.attrs.get(test.attr.value) is Kind.MODULE:
