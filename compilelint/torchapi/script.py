@@ -87,3 +87,8 @@ UNKNOWN_TORCH_FUNCTIONS = Names({
         "sym_sqrt", "sym_sum", "to_dlpack", "typename", "unravel_index", "use_deterministic_algorithms",
     )
 }, verified_on=("2.13",))
+
+# `nn.Module` methods that register a hook `torch.jit.script` compiles with the module: scripting a module whose
+# forward (pre-)hook is a lambda fails with `Expected a single top-level function: file:line` (the lambda's line);
+# a backward or state-dict hook is not scripted. Verified on 2.13.
+SCRIPTED_HOOK_REGISTRATIONS = Names({"register_forward_pre_hook", "register_forward_hook"}, verified_on=("2.13",))
