@@ -56,7 +56,7 @@ class HelperBreakInForward(Rule):
     claims_resume_frame = True
     tree_facts = True
     uses_graph_breaks = True
-    message = "`{call}` breaks the graph ({where}): recompiles per instance"
+    message = "graph break in `{call}` ({where}): recompiles per instance"
     version_note = ("Verified on 2.13 (backend=\"eager\", five calls of one size): three layers of other widths "
                     "whose forward calls a helper that indexes with a boolean mask compile the code after the call "
                     "once per layer (`requires_grad mismatch`, parameter `size mismatch`); with the mask replaced "

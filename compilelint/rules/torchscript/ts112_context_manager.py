@@ -104,4 +104,4 @@ class M(torch.nn.Module):
                 ctx.report(item, self.message.format(name=brief(name, 28), fix=_KNOWN[name]))
             elif type(func) is cst.Name and name in self._local_cms and name not in ctx.facts.env:
                 ctx.report(item, self.message.format(
-                    name=brief(f"{name}(...)", 28), fix="inline it or use `@torch.jit.ignore`"))
+                    name=brief(f"{name}(...)", 28), fix="use `@torch.jit.ignore`"))

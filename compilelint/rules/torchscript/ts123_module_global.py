@@ -15,7 +15,7 @@ class ModuleGlobal(SemanticScriptRule):
     targets = ("torchscript",)
     severity = "error"
     has_fix = False
-    message = 'global `{name}` ({what}) is not scriptable; copy it onto the module'
+    message = 'global `{name}` ({what}) is not scriptable; copy it to `self`'
     doc = RuleDoc(
         what="Flags reads of module-level variables bound to plain values (numbers, strings, `None`, "
              "tuples/lists/dicts of those, dtypes) in code `torch.jit.script` compiles, including names bound "

@@ -19,7 +19,7 @@ class ModuleContainerDynamicIndex(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
-    message = '`{expr}` indexes a module container with {how}'
+    message = '`{expr}` indexes modules with {how}'
     doc = RuleDoc(
         what=("Flags `self.layers[i]`, `self.heads[name]` and slices `self.layers[1:]` of an `nn.ModuleList`, "
               "`nn.ModuleDict` or `nn.Sequential` in compiled code, where the index is not an int or str literal."),

@@ -71,7 +71,7 @@ class M(torch.nn.Module):
         if annotation is not None:
             ctx.report(test, self.message.format(
                 what=f"`{brief(ctx.code_for(test), 24)}: {brief(annotation, 20)}`",
-                fix="test `is not None` first"))
+                fix="test `is not None`"))
         elif type(test) is cst.Attribute and type(test.value) is cst.Name and test.value.value == "self" \
                 and ctx.class_facts is not None and ctx.class_facts.attrs.get(test.attr.value) is Kind.MODULE:
             ctx.report(test, self.message.format(

@@ -166,4 +166,4 @@ class M(torch.nn.Module):
         where = os.path.basename(failure.path) + (f":{failure.line}" if failure.line else "")
         # a copy: the engine settles the same finding again after placing other files' findings
         return dataclasses.replace(finding, message=cls.message.format(
-            call=brief(f"{written}(...)", 20), callee=callee, code=failure.code, where=brief(where, 24)))
+            call=brief(f"{written}(...)", 20), callee=callee, code=failure.code, where=brief(where, 22)))
