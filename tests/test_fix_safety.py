@@ -151,3 +151,30 @@ def test_every_rule_that_offers_a_fix_says_how_safe_it_is():
         if offers and not rule.doc.fix_safety:
             missing.append(rule.code)
     assert not missing, f"no fix_safety in the docs of {missing}"
+
+
+def test_the_runtime_check_reports_what_the_fixed_copy_lost(tmp_path):
+    """benchmarks/fix_runtime.py compares a model's two runs: a class that no longer scripts, a compile that now
+    fails and other eager outputs are regressions; what failed before and still fails is not."""
+    torch = pytest.importorskip("torch")
+    from benchmarks.fix_runtime import compare
+    from benchmarks.realworld.registry import Entry
+
+    entry = Entry(name="lib_models:make_net", library="lib", package="lib", path="m.py", factory="make_net", doc="")
+    fixed = tmp_path / "fixed"
+    (fixed / "lib").mkdir(parents=True)
+
+    def run(tag: str, scripts: bool, compiles: bool, out: float) -> dict:
+        path = tmp_path / f"{tag}.pt"
+        torch.save([[torch.full((2,), out)]], path)
+        return {"stage": "done", "outputs": str(path), "package_dir": str(fixed / "lib") if tag != "before" else "",
+                "script": {"lib.Net": {"ok": True, "root": True, "error": ""},
+                           "lib.Block": {"ok": scripts, "root": False, "error": "" if scripts else "RuntimeError: x"},
+                           "lib.Old": {"ok": False, "root": False, "error": "RuntimeError: y"}},
+                "compile": {"ok": compiles, "error": "" if compiles else "Unsupported: z"}}
+
+    same = compare(entry, run("before", True, True, 1.0), run("same", True, True, 1.0), str(fixed))
+    assert same["regressions"] == [] and same["script_ok"] == (2, 2, 3) and same["eager_same"]
+    lost = compare(entry, run("before", True, True, 1.0), run("lost", False, False, 2.0), str(fixed))
+    assert [r.split(":")[0] for r in lost["regressions"]] == ["lib.Block no longer scripts", "no longer compiles",
+                                                             "eager outputs changed"]
