@@ -24,7 +24,7 @@ from compilelint.semantic.paths import behind_default_off_flag, dead_under_trace
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of, statement_lines
-from compilelint.analysis.reach import annotation_values, registry_members, value_call, values_of
+from compilelint.analysis.reach import MODULE_CONTAINERS, annotation_values, registry_members, value_call, values_of
 from compilelint.analysis.script_support import dead_when_scripting, in_decorator
 from compilelint.analysis.tensors import (ClassFacts, FunctionFacts, Kind, annotation_kind, infer_returns_tensor,
                                          self_attr_assignments)
@@ -403,6 +403,9 @@ class FileAnalyzer:
             if values and info is not None:
                 known = info.attrs.setdefault(target.attr.value, [])
                 known.extend(v for v in values if v not in known)
+                if type(value) is cst.Call and qualify(value.func, self.aliases) in MODULE_CONTAINERS:
+                    held = info.elements.setdefault(target.attr.value, [])
+                    held.extend(v for v in values if v not in held)
 
     def _note_element(self, name: str, iterable: cst.BaseExpression) -> None:
         """`for block in self.blocks:` binds `block` to an element of what `self.blocks` holds (reach.py)."""
@@ -410,6 +413,27 @@ class FileAnalyzer:
             self._current_locals[name] = [("attr", iterable.attr.value)]
         else:
             self._current_locals.pop(name, None)
+
+    def _note_elements(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
+        """`for i, (conv, norm) in enumerate(zip(self.convs, self.norms)):` binds each name to an element of the
+        container it walks (`_note_element`)."""
+        if type(target) is cst.Name:
+            self._note_element(target.value, iterable)
+            return
+        if type(target) not in (cst.Tuple, cst.List):
+            return
+        names = [e.value for e in target.elements]
+        parts: list[cst.BaseExpression | None] = [None] * len(names)
+        if type(iterable) is cst.Call and type(iterable.func) is cst.Name and iterable.args:
+            if iterable.func.value == "enumerate" and len(names) == 2:
+                parts[1] = iterable.args[0].value
+            elif iterable.func.value == "zip" and len(iterable.args) == len(names):
+                parts = [a.value for a in iterable.args]
+        for name, part in zip(names, parts):
+            if part is not None:
+                self._note_elements(name, part)
+            elif type(name) is cst.Name:
+                self._current_locals.pop(name.value, None)
 
     def _tensor_returning(self, body) -> set[str]:  # noqa: ANN001
         names = set()
@@ -613,8 +637,8 @@ class FileAnalyzer:
                 self._walk_expr(stmt.iter)
                 for facts in ctx.views:
                     facts.bind_iteration(stmt.target, stmt.iter)
-                if type(stmt.target) is cst.Name and self._current_calls is not None:
-                    self._note_element(stmt.target.value, stmt.iter)
+                if self._current_calls is not None:
+                    self._note_elements(stmt.target, stmt.iter)
                 self._walk_expr(stmt.target)
                 ctx.loop_depth += 1
                 self._walk_block(stmt.body)
@@ -816,7 +840,11 @@ class FileAnalyzer:
             elif untraced:
                 calls = self._current_info.untraced_calls
             if calls is not None:
+                before = len(calls)
                 self._record_callee(call, qualified, calls)
+                if self.ctx.loop_depth > 0 and calls is not self._current_info.untraced_calls:
+                    self._note_loop_call(call, calls[before:])
+            self._note_appended(call)
         kind = COMPILE_CALLS.get(qualified or "")
         if kind is not None and call.args:
             target = call.args[0].value
@@ -826,6 +854,53 @@ class FileAnalyzer:
             if name is not None and not name.startswith("self."):
                 self.summary.compile_targets.append((kind, name))
 
+
+    def _note_loop_call(self, call: cst.Call, recorded: list[tuple[str, str]]) -> None:
+        """A call inside a loop: what it calls (where a break makes Dynamo skip the function), and the container
+        `self.<attr>` whose element it calls (`for layer in self.layers: layer(x)`, `self.layers[i](x)`)."""
+        info = self._current_info
+        info.loop_calls.extend(c for c in recorded if c not in info.loop_calls)
+        func = call.func
+        attr = None
+        if type(func) is cst.Subscript and type(func.value) is cst.Attribute and type(func.value.value) is cst.Name \
+                and func.value.value.value == "self":
+            attr = func.value.attr.value
+        elif type(func) is cst.Name:
+            attr = next((v[1] for v in self._current_locals.get(func.value, ()) if v[0] == "attr"), None)
+        if attr is None:
+            return
+        if attr not in info.looped_elements:
+            info.looped_elements.append(attr)
+        statement = next((a for a in reversed(self.ctx.ancestors) if type(a) is cst.SimpleStatementLine), None)
+        assign = statement.body[0] if statement is not None and statement.body else None
+        if type(assign) is cst.Assign and attr not in info.chained_elements:  # `x = layer(x)`: fed what the last made
+            bound = {n.value for t in assign.targets for n in (t.target.elements if type(t.target) is cst.Tuple
+                                                                  else (t.target,)) if type(n) is cst.Name}
+            bound |= {e.value.value for t in assign.targets if type(t.target) is cst.Tuple
+                      for e in t.target.elements if type(e.value) is cst.Name}
+            if bound & {a.value.value for a in call.args if type(a.value) is cst.Name}:
+                info.chained_elements.append(attr)
+
+    def _note_appended(self, call: cst.Call) -> None:
+        """`self.convs.append(GCNConv(...))`, `self.convs.append(self.init_conv(...))`: what the module container
+        holds (ClassInfo.elements); the result of a method of `self` is ("self-made", method)."""
+        func = call.func
+        if (type(func) is not cst.Attribute or func.attr.value not in ("append", "extend", "insert")
+                or type(func.value) is not cst.Attribute or type(func.value.value) is not cst.Name
+                or func.value.value.value != "self" or not call.args or self.ctx.class_name is None):
+            return
+        info = self.summary.classes.get(self.ctx.class_name)
+        if info is None:
+            return
+        arg = call.args[-1].value
+        if (type(arg) is cst.Call and type(arg.func) is cst.Attribute and type(arg.func.value) is cst.Name
+                and arg.func.value.value == "self"):
+            values = [("self-made", arg.func.attr.value)]
+        else:
+            values = self._values(arg)
+        if values:
+            held = info.elements.setdefault(func.value.attr.value, [])
+            held.extend(v for v in values if v not in held)
 
     def _record_callee(self, call: cst.Call, qualified: str | None, calls: list[tuple[str, str]]) -> None:
         """What scope follows from this call: the callee, and the functions handed to it as arguments."""

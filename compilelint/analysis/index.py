@@ -34,6 +34,11 @@ class FunctionInfo:
     wrapped_by: list[str] = field(default_factory=list)
     # What it returns, as values (compilelint/analysis/reach.py): a factory's instances (`return Decoder(cfg)`)
     returns: list[tuple[str, str]] = field(default_factory=list)
+    # Calls made inside a loop (as `calls`), and the module containers `self.<attr>` whose elements a loop calls
+    # (`for layer in self.layers: x = layer(x)`, `self.layers[i](x)`): frames a break there splits (RC521)
+    loop_calls: list[tuple[str, str]] = field(default_factory=list)
+    looped_elements: list[str] = field(default_factory=list)
+    chained_elements: list[str] = field(default_factory=list)  # of those, fed what the last returned (`x = layer(x)`)
     line: int = 0  # of its `def` (Python's ast; 0 where unknown): where a finding says it was reached from
 
 
@@ -46,6 +51,8 @@ class ClassInfo:
     # What its methods store on `self.<attr>` (or its body annotates), as values (compilelint/analysis/reach.py):
     # what `self.<attr>.<method>()` and `self.<attr>()` run.
     attrs: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # What its module containers hold (`self.convs = nn.ModuleList([...])`, `self.convs.append(...)`), as values.
+    elements: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -218,3 +225,138 @@ def first_break_reached(index: RepoIndex, key: str, max_depth: int = 6) -> tuple
             if callee is not None:
                 queue.append((callee, depth + 1))
     return None
+
+
+def _subclasses(index: RepoIndex) -> dict[str, list[str]]:
+    """Class key -> the tree's classes that name it as a base (once per index)."""
+    cached = index.__dict__.get("_subclasses")
+    if cached is None:
+        cached = index.__dict__["_subclasses"] = {}
+        for key, info in index.classes.items():
+            for base in info.bases:
+                cached.setdefault(index.resolve_base(key, base), []).append(key)
+    return cached
+
+
+def _descendants(index: RepoIndex, class_key: str) -> list[str]:
+    children = _subclasses(index)
+    out, queue = [class_key], [class_key]
+    while queue and len(out) < 200:
+        for child in children.get(queue.pop(), ()):
+            if child not in out:
+                out.append(child)
+                queue.append(child)
+    return out
+
+
+def _classes_of(index: RepoIndex, holder: str, value: tuple[str, str], depth: int = 0) -> list[str]:
+    """The tree's classes an instance held in `holder.<attr>` may be, from one of its values (reach.py): a class
+    built, what a factory returns, a registry's classes, what a method of the instance (a subclass's override
+    included) returns."""
+    how, name = value
+    if depth > 3:
+        return []
+    if how == "self-made":
+        out: list[str] = []
+        for cls in _descendants(index, holder):
+            method = index.find_method(cls, name)
+            for v in method.returns if method is not None else ():
+                q = v[1] if "." in v[1] else f"{method.key.partition(':')[0]}.{v[1]}"
+                out += [c for c in _classes_of(index, holder, (v[0], q), depth + 1) if c not in out]
+        return out
+    if how == "new-item":
+        members = index.registries.get(index.resolve(name), [])
+        return [c for m in members for c in _classes_of(index, holder, ("new", m), depth + 1)]
+    if how != "new":
+        return []
+    target = index.resolve(name)
+    if target in index.classes:
+        return [target]
+    fn = index.functions.get(target)
+    if fn is None:
+        return []
+    module = target.partition(":")[0]
+    return [c for v in fn.returns for c in _classes_of(index, holder, (v[0], v[1] if "." in v[1] else f"{module}.{v[1]}"),
+                                                       depth + 1)]
+
+
+def instances(index: RepoIndex, class_key: str) -> list[tuple[str, str, bool]]:
+    """Where the tree holds instances of a module class, or of a subclass that keeps its `forward`: (holder class
+    key, attribute, whether a module container holds them). Dynamo guards a frame of the forward on the instance
+    it runs for, so a forward of several instances recompiles per instance once it is a frame of its own."""
+    held = index.__dict__.get("_instances")
+    if held is None:
+        held = index.__dict__["_instances"] = {}
+        for key, info in index.classes.items():
+            for attr, values in [*info.attrs.items(), *info.elements.items()]:
+                for value in values:
+                    for cls in _classes_of(index, key, value):
+                        found = held.setdefault(cls, {})
+                        found[(key, attr)] = found.get((key, attr), False) or attr in info.elements
+    forward = index.find_method(class_key, "forward")
+    out: list[tuple[str, str, bool]] = []
+    for cls in _descendants(index, class_key):
+        if cls != class_key and index.find_method(cls, "forward") is not forward:
+            continue
+        out += [(holder, attr, many) for (holder, attr), many in held.get(cls, {}).items()]
+    return out
+
+
+def several_instances(index: RepoIndex, class_key: str) -> bool:
+    """Two or more instances in the tree: in a module container, or in two attributes."""
+    found = instances(index, class_key)
+    return any(many for _, _, many in found) or len({(h, a) for h, a, _ in found}) >= 2
+
+
+def _mro(index: RepoIndex, class_key: str, _seen: frozenset[str] = frozenset()) -> list[str]:
+    info = index.classes.get(class_key)
+    if info is None or class_key in _seen:
+        return []
+    out = [class_key]
+    for base in info.bases:
+        out += [c for c in _mro(index, index.resolve_base(class_key, base), _seen | {class_key}) if c not in out]
+    return out
+
+
+def loop_breaks(index: RepoIndex, fn: FunctionInfo, element: str) -> bool:
+    """Whether a loop of `fn` breaks the graph: a break of its own inside a loop (a graph-break finding there is
+    an error), a call in a loop whose code breaks, or the forward of `element` (the class of the container's
+    elements asked about; other classes a polymorphic container may hold are not known to be there). Dynamo then
+    skips the function whole, and runs every module it calls as a frame of its own (verified on 2.13)."""
+    own = (getattr(index, "graph_breaks", {}) or {}).get(fn.key)
+    if own is not None and own.severity == "error":
+        return True
+    module = fn.key.partition(":")[0]
+    owner = fn.key.partition(":")[2].split(".")[0] if "." in fn.key.partition(":")[2] else None
+    for kind, name in fn.loop_calls:
+        callee = call_target(index, module, kind, name, owner)
+        if callee is not None and first_break_reached(index, callee) is not None:
+            return True
+    forward = index.find_method(element, "forward")
+    return forward is not None and first_break_reached(index, forward.key) is not None
+
+
+def skipped_loops_over(index: RepoIndex, class_key: str) -> list[tuple[str, str]]:
+    """(function key, attribute) of each function that loops over a module container holding instances of the
+    class, in a loop that breaks the graph (`loop_breaks`), where the instances' frames differ: instances held in
+    two or more places of the tree (built differently), or a chain (`x = layer(x)`) of a class with submodules or
+    parameters (the first fed the loop's input, the next what one with parameters returned: requires_grad).
+    Empty where another loop of the tree over such a container does not break (it inlines the same forward)."""
+    found = instances(index, class_key)
+    several = len({(h, a) for h, a, _ in found}) >= 2
+    init = index.classes[class_key].methods.get("__init__") if class_key in index.classes else None
+    stateful = init is not None and any(  # builds a submodule or a parameter (`self.lin = nn.Linear(...)`)
+        kind == "name" and name.rpartition(".")[2][:1].isupper() for kind, name in init.calls)
+    out: list[tuple[str, str]] = []
+    for holder, attr, many in found:
+        if not many:
+            continue
+        for cls in _mro(index, holder):
+            for fn in index.classes[cls].methods.values():
+                if attr not in fn.looped_elements or (fn.key, attr) in out:
+                    continue
+                if not loop_breaks(index, fn, class_key):
+                    return []  # a loop that inlines the instances: the claim at the forward cannot tell the two apart
+                if several or (stateful and attr in fn.chained_elements):
+                    out.append((fn.key, attr))
+    return out

@@ -9,6 +9,8 @@ value, a function handed over as an argument. Each file records, syntactically, 
     "ref"       the function or class named itself (`self.act = gelu`, `fn=helper`)
     "item"      one of the members of the registry named (`ACTS[name]`, `ACTS.get(name)`)
     "new-item"  an instance of one of the registry's classes (`BLOCKS[kind](dim)`)
+    "self-made" what a method of the instance returns (`self.convs.append(self.init_conv(d))`): the method of the
+                class the instance is, a subclass's override included (`RepoIndex.instances`)
 
 and scope (compilelint/analysis/scope.py) resolves them against the whole tree once every file is indexed.
 A call on a value is recorded as ("value", "how|qualified|method"), method "" for calling the value itself.
@@ -24,6 +26,7 @@ Value = tuple[str, str]
 # Module containers whose elements are what a loop over them gives (`for block in self.blocks`)
 _CONTAINERS = frozenset({"torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.modules.container.ModuleList",
                          "torch.nn.modules.container.Sequential"})
+MODULE_CONTAINERS = _CONTAINERS
 
 
 def value_call(value: Value, method: str) -> tuple[str, str]:

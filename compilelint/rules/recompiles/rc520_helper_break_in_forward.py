@@ -7,7 +7,7 @@ import os
 
 import libcst as cst
 
-from compilelint.analysis.index import call_target, first_break_reached
+from compilelint.analysis.index import call_target, first_break_reached, several_instances
 from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.frames import instance_state_after
 from compilelint.semantic.paths import dead_under_dynamo
@@ -64,13 +64,16 @@ class HelperBreakInForward(Rule):
                     "GATv2Conv (gcn_norm, remove_self_loops in another file) recompiled so.")
     doc = RuleDoc(
         what=("Flags a call in a module's `forward` (outside loops) to a function of the tree, in this file or "
-              "another, that breaks the graph itself or in what it calls (a finding of a graph-break rule there)."),
+              "another, that breaks the graph itself or in what it calls (a finding of a graph-break rule there), "
+              "where the tree holds two or more instances of the class (in a module container, filled by a "
+              "factory such as `self.convs.append(self.init_conv(...))`, or in two attributes)."),
         why=("Dynamo inlines the helper, so its break is a break of the forward at this call: the forward becomes "
              "a frame of its own, and the code after the call a resume frame. Those frames belong to the class's "
              "code, shared by every instance, and are guarded on the instance they run for: parameter shapes are "
              "static, and a stack's first layer is fed the model's input (`requires_grad=False`) where the next "
              "is fed a hidden state that requires grad. Each distinct instance recompiles them, and past "
-             "`recompile_limit` (8) they run eagerly."),
+             "`recompile_limit` (8) they run eagerly. A class the tree builds once (or never: a model's top "
+             "module) compiles its frames once, so the rule asks for two or more instances."),
         example=("def drop_self_loops(edges):\n    return edges[:, edges[0] != edges[1]]\n\n"
                  "class Conv(nn.Module):\n    def forward(self, x, edges):\n"
                  "        edges = drop_self_loops(edges)\n        return self.lin(x) + edges.float().mean()"),
@@ -114,7 +117,10 @@ class HelperBreakInForward(Rule):
         summary = next((s for s in index.modules.values() if s.path == finding.path), None)
         if summary is None:
             return None
-        key = call_target(index, summary.module, kind, target, finding.context.partition(".")[0] or None)
+        owner = finding.context.partition(".")[0]
+        if not several_instances(index, f"{summary.module}:{owner}"):
+            return None  # one instance (or none built in the tree): its frames compile once
+        key = call_target(index, summary.module, kind, target, owner or None)
         found = first_break_reached(index, key) if key is not None else None
         if found is None:
             return None
