@@ -86,6 +86,23 @@ class _SelectivePositionState(CodegenState):
         self.ranges[id(node)] = (start[0], start[1], end[0], end[1])
 
 
+def _first_lines(body: list[cst.CSTNode], nodes: list[ast.stmt]) -> list[tuple[int, ast.stmt]] | None:
+    """For each LibCST statement of `body`: the line its code begins on (leading blank and comment lines
+    included) and the first of Python's statements it holds; None when the two cannot be matched one to one."""
+    firsts: list[tuple[int, ast.stmt]] = []
+    end = 0
+    for node in nodes:
+        if firsts and node.lineno <= end:  # `a = 1; b = 2`: one LibCST SimpleStatementLine
+            end = max(end, node.end_lineno or node.lineno)
+            continue
+        decorators = getattr(node, "decorator_list", ())
+        firsts.append((min([node.lineno, *(d.lineno for d in decorators)]), node))
+        end = node.end_lineno or node.lineno
+    if len(firsts) != len(body):
+        return None
+    return [(first - len(getattr(stmt, "leading_lines", ())), node) for (first, node), stmt in zip(firsts, body)]
+
+
 def statement_lines(module: cst.Module, source: bytes, tree: ast.Module | None = None) -> list[int] | None:
     """The line on which each top-level statement's code begins (its leading blank and comment lines
     included), read from Python's own parser, which is much cheaper than generating the statements' code
@@ -95,24 +112,24 @@ def statement_lines(module: cst.Module, source: bytes, tree: ast.Module | None =
             tree = ast.parse(source)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             return None
-    firsts: list[int] = []
-    end = 0
-    for node in tree.body:
-        if firsts and node.lineno <= end:  # `a = 1; b = 2`: one LibCST SimpleStatementLine
-            end = max(end, node.end_lineno or node.lineno)
-            continue
-        decorators = getattr(node, "decorator_list", ())
-        firsts.append(min([node.lineno, *(d.lineno for d in decorators)]))
-        end = node.end_lineno or node.lineno
-    if len(firsts) != len(module.body):
+    firsts = _first_lines(module.body, tree.body)
+    return None if firsts is None else [first for first, _ in firsts]
+
+
+def _member_lines(cls: cst.CSTNode, firsts: list[tuple[int, ast.stmt]], index: int) -> list[int] | None:
+    """The line each statement of a top-level class's body begins on, as statement_lines does for the module."""
+    if type(cls) is not cst.ClassDef or type(cls.body) is not cst.IndentedBlock or not isinstance(
+            firsts[index][1], ast.ClassDef):
         return None
-    return [first - len(getattr(stmt, "leading_lines", ())) for first, stmt in zip(firsts, module.body)]
+    members = _first_lines(cls.body.body, firsts[index][1].body)
+    return None if members is None else [first for first, _ in members]
 
 
 def positions_of(module: cst.Module, nodes: Iterable[cst.CSTNode], statements: set[int] | None = None,
                  inclusive: Iterable[cst.CSTNode] = (),
                  inclusive_out: dict[int, tuple[int, int, int, int]] | None = None,
-                 starts: list[int] | None = None) -> dict[int, tuple[int, int, int, int]]:
+                 starts: list[int] | None = None, members: dict[int, set[int]] | None = None,
+                 tree: ast.Module | None = None) -> dict[int, tuple[int, int, int, int]]:
     """Map id(node) -> (line, col, end_line, end_col) for each of `nodes` (1-based lines, 0-based cols).
 
     Nodes in `inclusive` (what fixes replace) get their whitespace-inclusive range in `inclusive_out`,
@@ -120,7 +137,9 @@ def positions_of(module: cst.Module, nodes: Iterable[cst.CSTNode], statements: s
 
     `statements`, if given, are the indexes of the top-level statements that contain the nodes: the
     others are only generated as plain text to count their lines, which is several times cheaper, or,
-    with `starts` (``statement_lines``), not generated at all.
+    with `starts` (``statement_lines``), not generated at all. With `members` too (statement index -> the
+    indexes of the statements of that top-level class's body that hold the nodes; -1: the class itself), only
+    those statements of a class are generated, from the lines Python's `tree` gives them.
     """
     wanted = {id(n) for n in nodes}
     if not wanted:
@@ -132,6 +151,13 @@ def positions_of(module: cst.Module, nodes: Iterable[cst.CSTNode], statements: s
         module._codegen(state)
         return state.ranges
     if starts is not None:
+        if members and tree is not None:
+            ranges = _by_members(module, wanted, state.inclusive, statements, starts, members, tree)
+            if ranges is not None:
+                ranges, inclusive_ranges = ranges
+                if inclusive_out is not None:
+                    inclusive_out.update(inclusive_ranges)
+                return ranges
         for index in sorted(statements):
             state.line, state.column = starts[index], 0
             module.body[index]._codegen(state)
@@ -144,3 +170,32 @@ def positions_of(module: cst.Module, nodes: Iterable[cst.CSTNode], statements: s
         else:
             state._advance(module.code_for_node(stmt))
     return state.ranges
+
+
+def _by_members(module: cst.Module, wanted: set[int], inclusive: set[int], statements: set[int],
+                starts: list[int], members: dict[int, set[int]], tree: ast.Module,
+                ) -> tuple[dict[int, tuple[int, int, int, int]], dict[int, tuple[int, int, int, int]]] | None:
+    """positions_of for `statements`, generating only the members of a class that hold the nodes (a class of
+    timm holds a dozen methods, its findings sit in one or two). None when a node was not found in them (a rule
+    reported a node outside the statement it walked): the caller then generates whole statements."""
+    firsts = _first_lines(module.body, tree.body)
+    if firsts is None:
+        return None
+    state = _SelectivePositionState(module, set(wanted), set(inclusive))
+    for index in sorted(statements):
+        stmt = module.body[index]
+        held = members.get(index, {-1})
+        lines = None if -1 in held else _member_lines(stmt, firsts, index)
+        if lines is None:
+            state.line, state.column = starts[index], 0
+            stmt._codegen(state)
+            continue
+        body = stmt.body
+        state.indent_tokens = [state.default_indent if body.indent is None else body.indent]
+        for member in sorted(held):
+            state.line, state.column = lines[member], 0
+            body.body[member]._codegen(state)
+        state.indent_tokens = []
+    if not (wanted <= state.ranges.keys() and inclusive <= state.inclusive_ranges.keys()):
+        return None
+    return state.ranges, state.inclusive_ranges

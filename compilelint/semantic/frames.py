@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from compilelint.analysis.names import qualify
-from compilelint.analysis.nodes import child_nodes
+from compilelint.analysis.nodes import child_nodes, source_children
 from compilelint.analysis.tensors import Kind
 from compilelint.torchapi.modes import COMPILE_ENTRIES
 
@@ -120,18 +120,32 @@ def _entry_seeds(fn: cst.FunctionDef) -> dict[str, str]:
     return seeds
 
 
-class _Flow(cst.CSTVisitor):
-    """Within one method: names bound to sizes of its tensors, and what each `self.<method>(...)` call passes."""
+class _Flow:
+    """Within one method: names bound to sizes of its tensors, and what each `self.<method>(...)` call passes
+    (one walk in source order, not into nested functions)."""
 
     def __init__(self, seeds: dict[str, str], methods: dict[str, cst.FunctionDef]) -> None:
         self.seeds = dict(seeds)
         self.methods = methods
         self.passed: list[tuple[str, str, str]] = []  # (method, its parameter, kind)
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False  # a nested function is its own frame
+    def walk(self, body: cst.CSTNode) -> None:
+        stack = [body]
+        while stack:
+            node = stack.pop()
+            node_type = type(node)
+            if node_type is cst.FunctionDef:
+                continue  # a nested function is its own frame
+            if node_type is cst.Assign:
+                self._assign(node)
+            elif node_type is cst.Call:
+                self._call(node)
+            children = source_children(node)
+            if children:
+                children.reverse()
+                stack.extend(children)
 
-    def visit_Assign(self, node: cst.Assign) -> None:
+    def _assign(self, node: cst.Assign) -> None:
         if len(node.targets) != 1 or not _is_size_of(node.value, self.seeds):
             return
         target = node.targets[0].target
@@ -142,7 +156,7 @@ class _Flow(cst.CSTVisitor):
             if type(e.value) is cst.Name:
                 self.seeds[e.value.value] = "size"
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def _call(self, node: cst.Call) -> None:
         func = node.func
         if not (type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"):
             return
@@ -178,7 +192,7 @@ def _class_flow(cls: cst.ClassDef, aliases: dict[str, str]) -> dict[str, dict[st
         nxt: list[tuple[str, dict[str, str]]] = []
         for name, seeds in work:
             flow = _Flow(seeds, methods)
-            methods[name].body.visit(flow)
+            flow.walk(methods[name].body)
             if name not in entries:
                 carried.setdefault(name, {}).update({k: v for k, v in flow.seeds.items() if v in ("size", "shape")})
             for callee, param, kind in flow.passed:
@@ -443,23 +457,43 @@ def instance_state_after(node: cst.CSTNode, ctx: "RuleContext") -> list[str]:
     state = {a for a, k in facts.attrs.items() if k in _INSTANCE_STATE} | set(facts.attr_calls) - {
         a for a, t in facts.literal_types.items() if t != "None"}
 
-    class _After(cst.CSTVisitor):
-        def __init__(self) -> None:
-            self.passed = False
-            self.read: list[str] = []
+    nodes, ends, reads = _source_order(ctx)
+    at = nodes.get(id(node))
+    if at is None:  # in a nested function, a frame of its own
+        return []
+    read: list[str] = []
+    for position, attr in reads:
+        if position >= ends[at] and attr in state and attr not in read:
+            read.append(attr)
+    return read
 
-        def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
-            return n is ctx.function  # a nested function is a frame of its own
 
-        def on_visit(self, n: cst.CSTNode) -> bool:
-            if n is node:
-                self.passed = True
-                return False
-            if (self.passed and type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == "self"
-                    and n.attr.value in state and n.attr.value not in self.read):
-                self.read.append(n.attr.value)
-            return super().on_visit(n)
-
-    after = _After()
-    ctx.function.visit(after)
-    return after.read
+def _source_order(ctx: "RuleContext") -> tuple[dict[int, int], list[int], list[tuple[int, str]]]:
+    """The walked function's nodes in source order (not into nested functions), once per function: each node's
+    place, where its subtree ends, and the `self.<attr>` reads with their places. A LibCST visitor would rebuild
+    every node it passes, and instance_state_after asks at each call of a forward."""
+    fn = ctx.function
+    cache = ctx.__dict__.setdefault("_source_order", {})
+    if id(fn) not in cache:
+        places: dict[int, int] = {}
+        ends: list[int] = []
+        reads: list[tuple[int, str]] = []
+        stack: list[tuple[cst.CSTNode, int]] = [(fn, -1)]  # (node, -1) enters it; (node, place) leaves it
+        while stack:
+            n, place = stack.pop()
+            if place >= 0:
+                ends[place] = len(ends)
+                continue
+            place = len(ends)
+            places[id(n)] = place
+            ends.append(place + 1)
+            if type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == "self":
+                reads.append((place, n.attr.value))
+            stack.append((n, place))
+            if type(n) is cst.FunctionDef and n is not fn:
+                continue  # a nested function is a frame of its own
+            children = source_children(n)
+            children.reverse()
+            stack.extend((c, -1) for c in children)
+        cache[id(fn)] = (fn, (places, ends, reads))
+    return cache[id(fn)][1]
