@@ -96,6 +96,7 @@ class Candidate:
     scope_key: str
     context: str
     statement: int  # index of the top-level statement holding the node
+    member: int  # index of the statement in that top-level class's body holding it (-1: not in one)
     fix: tuple[cst.CSTNode, cst.CSTNode, str, bool] | None = None
     related: tuple[tuple[cst.CSTNode, str], ...] = ()  # (node in the same function, what happens there)
 
@@ -219,17 +220,19 @@ class RuleContext:
         self._analyzer.candidates.append(Candidate(
             rule=rule.code, node=node, message=message or rule.message, severity=severity,
             targets=tuple(rule.targets), gb_id=gb_id or rule.gb_id, scope_key=scope_key,
-            context=self.context, statement=self._analyzer.statement_index, fix=(fix[0], fix[1], fix[2], not unsafe_fix) if fix else None,
+            context=self.context, statement=self._analyzer.statement_index, member=self._analyzer.member_index, fix=(fix[0], fix[1], fix[2], not unsafe_fix) if fix else None,
             related=related))
 
 
 _LOWER = {"error": "warning", "warning": "note"}
 
-_DISPATCH_CACHE: dict[tuple[int, ...], tuple[dict[str, list], dict[type, list]]] = {}
+_DISPATCH_CACHE: dict[tuple[int, ...], tuple[dict[str, list], dict[type, list], list[Rule], list[Rule]]] = {}
 
 
-def _dispatch_tables(rules: list[Rule]) -> tuple[dict[str, list], dict[type, list]]:
-    """visit_<Node> handlers by node name (and a per-type cache), built once per list of rule objects."""
+def _dispatch_tables(rules: list[Rule]) -> tuple[dict[str, list], dict[type, list], list[Rule], list[Rule]]:
+    """visit_<Node> handlers by node name (and a per-type cache), and the rules that define begin_function and
+    end_function (a few of them: calling every rule's empty hooks cost more per function than the walk),
+    built once per list of rule objects."""
     key = tuple(id(r) for r in rules)
     tables = _DISPATCH_CACHE.get(key)
     if tables is None or len(_DISPATCH_CACHE) > 64:
@@ -240,10 +243,12 @@ def _dispatch_tables(rules: list[Rule]) -> tuple[dict[str, list], dict[type, lis
                     by_name.setdefault(attr[len("visit_"):], []).append((rule, getattr(rule, attr)))
         if "Call" in by_name:
             by_name["Call"] = _gate_calls(by_name["Call"])
+        begins = [r for r in rules if type(r).begin_function is not Rule.begin_function]
+        ends = [r for r in rules if type(r).end_function is not Rule.end_function]
         if len(_DISPATCH_CACHE) > 64:
             _DISPATCH_CACHE.clear()
         # The rule objects are kept alive by the table itself, so their ids in the key stay theirs.
-        tables = _DISPATCH_CACHE[key] = (by_name, {})
+        tables = _DISPATCH_CACHE[key] = (by_name, {}, begins, ends)
     return tables
 
 
@@ -313,10 +318,11 @@ class FileAnalyzer:
         self.aliases: dict[str, str] = {}
         self.candidates: list[Candidate] = []
         self.summary = FileSummary(path=path, module=module_name, aliases=self.aliases)
-        self.dispatch, self._by_type = _dispatch_tables(rules)
+        self.dispatch, self._by_type, self._begins, self._ends = _dispatch_tables(rules)
         self._class_facts: dict[str, ClassFacts] = {}
         self._attr_assignments: dict[str, int] | None = None
         self.statement_index = 0
+        self.member_index = -1
         self.ctx = RuleContext(self)
         self.globals_fact: ModuleGlobals | None = None
         self._current_calls: list[tuple[str, str]] | None = None
@@ -506,7 +512,8 @@ class FileAnalyzer:
         self._begin_scope(key, name, name, node, facts)
         self._dispatch(node)
         self._end_scope()
-        for stmt in node.body.body:
+        for member, stmt in enumerate(node.body.body):
+            self.member_index = member
             if type(stmt) is cst.FunctionDef:
                 method = self._function(stmt, node, facts, returns)
                 info.methods[method.name] = method
@@ -521,6 +528,7 @@ class FileAnalyzer:
                 self._begin_scope(key, name, name, node, facts)
                 self._walk_stmt(stmt)
                 self._end_scope()
+        self.member_index = -1
 
     def _function(self, node: cst.FunctionDef, cls: cst.ClassDef | None, class_facts: ClassFacts | None,
                   class_returns: set[str] | None = None) -> FunctionInfo:
@@ -554,7 +562,7 @@ class FileAnalyzer:
                 if values:
                     self._current_locals[param.name.value] = values
         self._current_info = info
-        for rule in self.rules:
+        for rule in self._begins:
             ctx.rule = rule
             if ctx.split:
                 ctx.facts = ctx.script_facts if rule.family in _SCRIPT_FAMILIES else ctx.runtime_facts
@@ -565,7 +573,7 @@ class FileAnalyzer:
             self._walk_expr(d.decorator)
         self._walk_block(node.body)
         self.ctx.ancestors.pop()
-        for rule in self.rules:
+        for rule in self._ends:
             ctx.rule = rule
             if ctx.split:
                 ctx.facts = ctx.script_facts if rule.family in _SCRIPT_FAMILIES else ctx.runtime_facts
@@ -1106,9 +1114,13 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
     positioned = [c for c in candidates if id(c) not in deferred]
     nodes = [c.node for c in positioned] + [n for c in positioned for n, _ in c.related]
     fix_spans: dict[int, tuple[int, int, int, int]] = {}
+    members: dict[int, set[int]] = {}
+    for c in positioned:
+        members.setdefault(c.statement, set()).add(c.member)
     positions = positions_of(module, nodes, {c.statement for c in positioned},
                              inclusive=[c.fix[0] for c in positioned if c.fix], inclusive_out=fix_spans,
-                             starts=statement_lines(module, source, tree) if positioned else None)
+                             starts=statement_lines(module, source, tree) if positioned else None,
+                             members=members, tree=tree)
     text = source.decode(module.encoding, errors="replace")
     lines = text.splitlines()
     suppressions = Suppressions.from_lines(lines)
