@@ -24,7 +24,7 @@ from compilelint.semantic.paths import behind_default_off_flag, dead_under_trace
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of, statement_lines
-from compilelint.analysis.reach import MODULE_CONTAINERS, annotation_values, registry_members, value_call, values_of
+from compilelint.analysis.reach import MODULE_CONTAINERS, annotation_values, class_build, registry_members, value_call, values_of
 from compilelint.analysis.script_support import dead_when_scripting, in_decorator
 from compilelint.analysis.tensors import (ClassFacts, FunctionFacts, Kind, annotation_kind, infer_returns_tensor,
                                          self_attr_assignments)
@@ -32,7 +32,7 @@ from compilelint.findings import Finding, Fix, Related
 from compilelint.fix import replacement_in_place, span_text
 from compilelint.rules.base import Rule
 from compilelint.semantic.params import ParamKinds
-from compilelint.semantic.script_types import default_attribute_states, folded_by_script
+from compilelint.semantic.script_types import default_attribute_states, folded_by_script, script_signature
 from compilelint.semantic.custom_ops import FileCustomOps, file_custom_ops
 from compilelint.parse_guard import parse_python, reindent_tabs, restore_columns, too_complex
 from compilelint.rules.registry import SYNTAX_ERROR, TOO_COMPLEX
@@ -538,7 +538,8 @@ class FileAnalyzer:
                                           self.aliases) for d in node.decorators) if q]
         info = FunctionInfo(key=key, name=node.name.value, decorators=decorators, line=self._def_lines.get(local, 0),
                             wrapped_by=[q for q in (qualify(d.decorator, self.aliases) for d in node.decorators
-                                                    if type(d.decorator) is not cst.Call) if q])
+                                                    if type(d.decorator) is not cst.Call) if q],
+                            script_params=script_signature(node, self.aliases))
         self._begin_scope(key, local, cls.name.value if cls else None, cls, class_facts)
         ctx = self.ctx
         ctx.function = node
@@ -836,6 +837,9 @@ class FileAnalyzer:
 
     def _record_call(self, call: cst.Call) -> None:
         func = call.func
+        build = class_build(call, self.aliases, self._local_defs, self.module_name)
+        if build is not None:
+            self.summary.class_builds.append(build)
         qualified = qualify(func, self.ctx.script_facts.aliases)
         if self._current_calls is not None and not in_decorator([*self.ctx.ancestors, call], self.ctx.function):
             calls = self._current_calls

@@ -342,14 +342,17 @@ def _graph_breaks(results: list[FileResult], rules: dict) -> dict[str, Finding]:
     return breaks
 
 
-def _script_failures(results: list[FileResult], rules: dict, scope: dict[str, frozenset[str]]) -> dict[str, Finding]:
+def _script_failures(results: list[FileResult], rules: dict, index: RepoIndex,
+                     scope: dict[str, frozenset[str]]) -> dict[str, Finding]:
     """Function key -> the first finding (in line order) of a rule whose error torch.jit.script raises while
-    compiling that function, among the functions TorchScript compiles."""
+    compiling that function, among the functions TorchScript compiles (a `tree_facts` rule's once settled)."""
     failures: dict[str, Finding] = {}
     for result in results:
         for finding, scope_key, _ in result.findings:
             rule = rules.get(finding.code)
             if rule is None or not rule.fails_while_scripting() or "torchscript" not in scope.get(scope_key, ()):
+                continue
+            if rule.tree_facts and (finding := rule.settle(finding, index, scope)) is None:
                 continue
             first = failures.get(scope_key)
             if first is None or finding.line < first.line:
@@ -401,7 +404,7 @@ def collect_findings(results: list[FileResult], codes: list[str], config: Config
     reached = Reach(index)
     scope = reached.scope
     selected = set(codes)
-    index.script_failures = (_script_failures(results, rules, scope)
+    index.script_failures = (_script_failures(results, rules, index, scope)
                              if any(rules[c].uses_script_failures for c in codes if c in rules) else {})
     index.graph_breaks = (_graph_breaks(results, rules)
                           if any(rules[c].uses_graph_breaks for c in codes if c in rules) else {})

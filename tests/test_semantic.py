@@ -319,3 +319,47 @@ def test_training_path_findings_are_one_level_lower(tmp_path):
         report = observe.run_dynamo(model, [(torch.ones(3),), (torch.ones(4),)])
     lines = {b.lineno for b in report.breaks if b.filename == str(path)}
     assert every_line in lines and train_line not in lines, lines
+
+
+UPSAMPLE = '''
+import torch
+from torch import nn
+
+
+class Upsample(nn.Module):
+    def __init__(self, channels: int, use_conv: bool = False, use_conv_transpose: bool = False):
+        super().__init__()
+        self.use_conv_transpose = use_conv_transpose
+        self.conv = None
+        if use_conv_transpose:
+            self.conv = nn.ConvTranspose1d(channels, channels, 4, 2, 1)
+        elif use_conv:
+            self.conv = nn.Conv1d(channels, channels, 3, padding=1)
+
+    def forward(self, x):
+        if self.use_conv_transpose:
+            return self.conv(x)
+        return x
+'''
+
+
+@pytest.mark.parametrize("builds, flagged", [
+    (("Upsample(8, use_conv_transpose=True)", "Upsample(8, use_conv=True)"), False),  # every build sets conv
+    (("Upsample(8, True)", "Upsample(8, use_conv=flag)"), False),  # by position; a value not known
+    (("Upsample(8, use_conv_transpose=True)", "Upsample(8)"), True),  # one build keeps the defaults
+    (("Upsample(8, use_conv=False)",), True),  # the default passed
+    ((), True),  # built nowhere in the tree: the defaults are the claim
+])
+def test_attribute_state_per_build_in_the_tree(tmp_path, builds, flagged):
+    """Where the defaults leave `self.conv` None, the claim holds only for a build that passes none of the
+    `__init__` parameters deciding it: every build of the class in the tree (another file's) is asked."""
+    (tmp_path / "upsampling.py").write_text(UPSAMPLE)
+    blocks = "\n".join(f"        self.up{i} = {build}" for i, build in enumerate(builds)) or "        pass"
+    (tmp_path / "blocks.py").write_text(
+        "from torch import nn\nfrom upsampling import Upsample\n\n\nclass Block(nn.Module):\n"
+        f"    def __init__(self, flag=True):\n        super().__init__()\n{blocks}\n")
+    result = lint([str(tmp_path / "upsampling.py"), str(tmp_path / "blocks.py")],
+                  Config(root=str(tmp_path), select=["TS169"]), jobs=1)
+    lines = [(f.path.rpartition("/")[2], f.line) for f in result.findings if f.code == "TS169"]
+    assert lines == ([("upsampling.py", 18)] if flagged else [])
+    assert all("\0" not in f.message for f in result.findings)

@@ -40,6 +40,9 @@ class FunctionInfo:
     looped_elements: list[str] = field(default_factory=list)
     chained_elements: list[str] = field(default_factory=list)  # of those, fed what the last returned (`x = layer(x)`)
     line: int = 0  # of its `def` (Python's ast; 0 where unknown): where a finding says it was reached from
+    # Its parameters as TorchScript types them (semantic.script_types.script_signature): (name, "Tensor" /
+    # "Optional" / "other", default "none" / "value" / "", keyword-only); None where it takes *args or **kwargs.
+    script_params: tuple[tuple[str, str, str, bool], ...] | None = None
 
 
 @dataclass
@@ -53,6 +56,18 @@ class ClassInfo:
     attrs: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # What its module containers hold (`self.convs = nn.ModuleList([...])`, `self.convs.append(...)`), as values.
     elements: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ClassBuild:
+    """A call that may build a class of the tree (`Upsample1D(ch, use_conv=True)`), as written: the callee's
+    qualified name, each positional argument and each keyword's value as a literal's `repr` ("?" where it is no
+    literal), and whether it unpacks `*args` / `**kwargs` (then it may pass any parameter)."""
+    name: str
+    args: tuple[str, ...] = ()
+    keywords: tuple[tuple[str, str], ...] = ()
+    star_args: bool = False
+    star_kwargs: bool = False
 
 
 @dataclass
@@ -70,6 +85,8 @@ class FileSummary:
     # Module-level dicts, lists and tuples of functions or classes (`ACTS = {"gelu": gelu}`): name -> members,
     # qualified; a call of `ACTS[cfg]` may run any of them.
     registries: dict[str, list[str]] = field(default_factory=dict)
+    # The calls that may build a class (a capitalised callee the file names: an import or its own definition).
+    class_builds: list[ClassBuild] = field(default_factory=list)
 
 
 class RepoIndex:
@@ -90,6 +107,17 @@ class RepoIndex:
         self._is_module: dict[str, bool] = {}
         self._custom_op_facts = [s.custom_ops for s in summaries if getattr(s, "custom_ops", None)]
         self._custom_ops: CustomOpRegistry | None = None
+        self._summaries = summaries
+        self._builds: dict[str, list[ClassBuild]] | None = None
+
+    def builds_of(self, class_key: str) -> list[ClassBuild]:
+        """Every call in the tree that builds the class "module:Name" (its callee resolved through re-exports)."""
+        if self._builds is None:
+            self._builds = {}
+            for s in self._summaries:
+                for build in getattr(s, "class_builds", ()):
+                    self._builds.setdefault(self.resolve(build.name), []).append(build)
+        return self._builds.get(class_key, [])
 
     @property
     def custom_ops(self) -> CustomOpRegistry:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.index import ClassBuild
 from compilelint.analysis.names import dotted, qualify
 
 Value = tuple[str, str]
@@ -133,3 +134,44 @@ def registry_members(value: cst.BaseExpression, aliases: dict[str, str], local: 
             if target is not None and not target.startswith("torch."):
                 out.append(target)
     return out
+
+
+def argument_literal(expr: cst.BaseExpression) -> str:
+    """A literal argument's `repr` (`True`, `None`, `3`, `'conv'`), "?" for anything else."""
+    kind = type(expr)
+    if kind is cst.Name and expr.value in ("True", "False", "None"):
+        return expr.value
+    if kind in (cst.Integer, cst.Float, cst.SimpleString):
+        try:
+            return repr(expr.evaluated_value)
+        except Exception:  # noqa: BLE001 - a literal Python would reject: no value
+            return "?"
+    if kind is cst.UnaryOperation and type(expr.operator) is cst.Minus and type(expr.expression) in (
+            cst.Integer, cst.Float):
+        return repr(-expr.expression.evaluated_value)
+    return "?"
+
+
+def class_build(call: cst.Call, aliases: dict[str, str], local: set[str], module: str) -> ClassBuild | None:
+    """The call as a possible build of a class of the tree (a capitalised callee named through an import or
+    defined in the file), with its arguments as literals: what `RepoIndex.builds_of` gathers."""
+    func = call.func
+    last = func.attr if type(func) is cst.Attribute else func
+    if type(last) is not cst.Name or not last.value[:1].isupper():
+        return None
+    name = _qualified(func, aliases, local, module)
+    if name is None or name.startswith("torch."):
+        return None
+    args: list[str] = []
+    keywords: list[tuple[str, str]] = []
+    star_args = star_kwargs = False
+    for arg in call.args:
+        if arg.star == "*":
+            star_args = True
+        elif arg.star == "**":
+            star_kwargs = True
+        elif arg.keyword is not None:
+            keywords.append((arg.keyword.value, argument_literal(arg.value)))
+        else:
+            args.append(argument_literal(arg.value))
+    return ClassBuild(name, tuple(args), tuple(keywords), star_args, star_kwargs)

@@ -140,8 +140,8 @@ class Rule:
     def fails_while_scripting(cls) -> bool:
         """Whether `torch.jit.script` itself raises this rule's error (every TS rule; an annotation rule whose
         bad examples fail when scripted, not when the scripted object runs)."""
-        if cls.tree_facts:
-            return False
+        if cls.uses_script_failures:
+            return False  # a rule about calls into such code (TS170): not itself the callee's failure
         return cls.family == "torchscript" or (cls.family == "annotations" and bool(cls.bad)
                                                and all(e.check in ("", "script") for e in cls.bad))
 

@@ -9,12 +9,14 @@ import libcst as cst
 
 from compilelint.analysis.names import qualify
 from compilelint.analysis.nodes import child_nodes, iter_nodes
+from compilelint.analysis.reach import argument_literal
 from compilelint.analysis.pytypes import is_rebound, literal_scalar_type, refined_names, walk
 from compilelint.analysis.script_support import dead_when_scripting, mentions_is_scripting
 from compilelint.analysis.tensors import Kind
 from compilelint.semantic.annotations import optional_annotation
 
 if TYPE_CHECKING:
+    from compilelint.analysis.index import ClassBuild
     from compilelint.analyzer import RuleContext
 
 _TUPLE_NAMES = {"typing.Tuple", "tuple", "builtins.tuple"}
@@ -214,10 +216,12 @@ class _DefaultInit:
     """`__init__` walked as it runs when every parameter keeps its default: which `self.<attr>`s end up None,
     which are never set, which are set; a branch whose condition the defaults do not decide leaves "unknown"."""
 
-    def __init__(self, init: cst.FunctionDef) -> None:
+    def __init__(self, init: cst.FunctionDef, unknown: str | None = None) -> None:
         params = init.params
         self.values: dict[str, object] = {p.name.value: _literal(p.default)
                                           for p in [*params.params, *params.kwonly_params]}
+        if unknown is not None:  # that parameter passed a value the walk does not know
+            self.values[unknown] = _UNKNOWN
         self.state: dict[str, str] = {}
         self.assigned: set[str] = set()
         self._block(init.body, taken=True)
@@ -386,6 +390,67 @@ def default_attribute_states(ctx: "RuleContext") -> dict[str, str]:
             states = {a: s for a, s in walked.state.items() if a not in declared}
     cache[key] = states
     return states
+
+
+def deciding_parameters(attr: str, ctx: "RuleContext") -> list[tuple[str, int | None, str]]:
+    """The parameters of the class's `__init__` whose value decides whether `self.<attr>` ends up as it does with
+    the defaults (None or unset): (name, position among the arguments a build passes, or None for keyword-only;
+    its default as a literal's repr). A build of the class that passes one of them another value may set the
+    attribute (`Upsample1D(ch, use_conv=True)` sets `self.conv`), so a claim about the defaults' state holds for
+    a build only where it passes none of them (`RepoIndex.builds_of`: every build in the tree)."""
+    init = _init_of(ctx.class_node)
+    if init is None:
+        return []
+    state = default_attribute_states(ctx).get(attr)
+    params = init.params
+    positional = [*params.posonly_params, *params.params][1:]  # after `self`
+    out: list[tuple[str, int | None, str]] = []
+    for position, param in [*enumerate(positional), *((None, p) for p in params.kwonly_params)]:
+        name = param.name.value
+        if _DefaultInit(init, unknown=name).state.get(attr) != state:
+            out.append((name, position, argument_literal(param.default) if param.default is not None else "?"))
+    return out
+
+
+def build_passes(build: "ClassBuild", parameters: list[tuple[str, int | None, str]]) -> bool:
+    """Whether a build of the class (`RepoIndex.builds_of`) passes one of `parameters` (`deciding_parameters`)
+    a value other than its default, or one not known (`*args`, `**kwargs`, no literal)."""
+    keywords = dict(build.keywords)
+    for name, position, default in parameters:
+        if name in keywords:
+            value = keywords[name]
+        elif position is not None and position < len(build.args):
+            value = build.args[position]
+        elif build.star_kwargs or (position is not None and build.star_args):
+            return True
+        else:
+            continue
+        if value == "?" or value != default:
+            return True
+    return False
+
+
+def script_signature(function: cst.FunctionDef, aliases: dict[str, str]) -> tuple[tuple[str, str, str, bool], ...] | None:
+    """A function's parameters as TorchScript types them, for checking calls from other files (`FunctionInfo.
+    script_params`): (name, "Tensor" (unannotated, or annotated a Tensor), "Optional", or "other"; its default:
+    "none", "value" or "" for none; keyword-only). None where it takes `*args` or `**kwargs`."""
+    params = function.params
+    if type(params.star_arg) is cst.Param or params.star_kwarg is not None:
+        return None
+    out = []
+    for param, keyword_only in [*((p, False) for p in [*params.posonly_params, *params.params]),
+                                *((p, True) for p in params.kwonly_params)]:
+        annotation = param.annotation.annotation if param.annotation is not None else None
+        if annotation is None or (qualify(annotation, aliases) or "") in ("torch.Tensor", "Tensor"):
+            kind = "Tensor"
+        elif optional_annotation(annotation, aliases):
+            kind = "Optional"
+        else:
+            kind = "other"
+        default = "" if param.default is None else "none" if (
+            type(param.default) is cst.Name and param.default.value == "None") else "value"
+        out.append((param.name.value, kind, default, keyword_only))
+    return tuple(out)
 
 
 def any_valued_dict_param(value: cst.BaseExpression, ctx: "RuleContext") -> bool:

@@ -1,11 +1,15 @@
 """TS169: a module attribute that `__init__`, run with its defaults, leaves unset or None, used in compiled code."""
 from __future__ import annotations
 
+import dataclasses
+import json
+
 import libcst as cst
 
 from compilelint.analysis.nodes import iter_nodes
 from compilelint.rules.base import Example, Rule, RuleDoc
-from compilelint.semantic.script_types import default_attribute_states, folded_by_script
+from compilelint.semantic.script_types import (build_passes, default_attribute_states, deciding_parameters,
+                                               folded_by_script)
 
 
 def _self_attr(expr: cst.BaseExpression) -> str | None:
@@ -34,11 +38,13 @@ class AttributeAbsentByDefault(Rule):
     family = "torchscript"
     targets = ("torchscript",)
     severity = "error"
+    tree_facts = True  # the tree's builds of the class decide whether the defaults' state is ever built
     message = '`self.{attr}` is {state} with the defaults: {error}'
     doc = RuleDoc(
         what=("Flags, in compiled methods, `self.x` where `__init__` run with its parameters' defaults never sets "
               "`x`, and `self.x(...)` or `self.x == \"literal\"` where it sets `x = None`, unless the method tests "
-              "`self.x is None` or `hasattr(self, 'x')`."),
+              "`self.x is None` or `hasattr(self, 'x')`, or every build of the class in the tree passes a "
+              "parameter of `__init__` that decides `x` (`Upsample1D(ch, use_conv=True)`)."),
         why=(("TorchScript types a module's attributes from the instance and compiles both sides of an `if` on a "
               "plain flag (`if self.use_norm:`): with the default configuration it fails with `Module 'M' has no "
               "attribute 'gamma'`, or `cannot call a value of type 'NoneType'`. A test of the attribute itself (`if"
@@ -128,6 +134,27 @@ class M(torch.nn.Module):
             x = self.dropout(x)
         return x + self.eps
 ''', check="script-call"),
+        Example('''
+import torch
+class Upsample(torch.nn.Module):
+    def __init__(self, channels: int, use_conv: bool = False):
+        super().__init__()
+        self.use_conv = use_conv
+        self.conv = None
+        if use_conv:
+            self.conv = torch.nn.Conv1d(channels, channels, 3, padding=1)
+    def forward(self, x):
+        x = torch.nn.functional.interpolate(x, scale_factor=2.0)
+        if self.use_conv:
+            x = self.conv(x)
+        return x
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.up = Upsample(3, use_conv=True)
+    def forward(self, x):
+        return self.up(x)
+''', inputs="[(torch.randn(1, 3, 4),)]", check="script-call"),
     )
 
     def begin_function(self, ctx) -> None:  # noqa: ANN001
@@ -156,14 +183,26 @@ class M(torch.nn.Module):
             return
         self._reported.add(attr)
         if state == "missing":
-            ctx.report(node, self.message.format(
-                attr=attr, state="never set", error=f"`Module has no attribute '{attr}'`",
-                fix=f"set `self.{attr} = None` in every branch and test `self.{attr} is not None` here"))
+            text = self.message.format(attr=attr, state="never set", error=f"`Module has no attribute '{attr}'`")
         elif called:
-            ctx.report(node, self.message.format(
-                attr=attr, state="None", error="`cannot call a value of type 'NoneType'`",
-                fix=f"test `self.{attr} is not None` instead of the flag"))
+            text = self.message.format(attr=attr, state="None", error="`cannot call a value of type 'NoneType'`")
         else:
-            ctx.report(node, self.message.format(
-                attr=attr, state="None", error="`==` has no NoneType variant",
-                fix=f"test `self.{attr} is not None and self.{attr} == ...`, or default it to a value of its type"))
+            text = self.message.format(attr=attr, state="None", error="`==` has no NoneType variant")
+        deciding = deciding_parameters(attr, ctx)
+        ctx.report(node, f"{text}\0{ctx.class_node.name.value}\0{json.dumps(deciding)}")
+
+    @classmethod
+    def settle(cls, finding, index, scope):  # noqa: ANN001, ANN206
+        """Drop the claim where the tree builds the class, and every build passes a parameter that decides the
+        attribute (the defaults' state is then never built); keep it where nothing in the tree builds it."""
+        parts = finding.message.split("\0")
+        if len(parts) != 3:
+            return finding
+        text, class_name, encoded = parts
+        deciding = [tuple(p) for p in json.loads(encoded)]
+        summary = next((s for s in index.modules.values() if s.path == finding.path), None)
+        builds = index.builds_of(f"{summary.module}:{class_name}") if summary is not None and deciding else []
+        if builds and all(build_passes(build, deciding) for build in builds):
+            return None
+        # a copy: the engine settles the same finding again after placing other files' findings
+        return dataclasses.replace(finding, message=text)
