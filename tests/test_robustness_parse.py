@@ -62,7 +62,7 @@ def run_cli(*args: str, timeout: float = 120, cwd: Path | None = None) -> subpro
 def by_file(stdout: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for f in json.loads(stdout)["findings"]:
-        out.setdefault(os.path.basename(f["path"]), set()).add(f["code"])
+        out.setdefault(os.path.basename(f["path"]), set()).update(f.get("codes") or [f["code"]])
     return out
 
 
