@@ -63,3 +63,27 @@ def one_hot_without_num_classes(call: cst.Call, ctx: "RuleContext") -> bool:
     negative = type(value) is cst.UnaryOperation and type(value.operator) is cst.Minus
     inner = value.expression if negative else value
     return negative and type(inner) is cst.Integer and inner.value == "1"
+
+
+_BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
+_LIBRARY_HEADS = ("torch.", "math.", "numpy.", "typing.")  # compiled or traced as torch's own, never the tree's
+
+
+def tree_callee(call: cst.Call, ctx: "RuleContext") -> tuple[str, str] | None:
+    """What a call may run of the linted tree: ("self", method) for `self.m(...)`, ("name", qualified) for a
+    function reached by name or through an import; None for builtins, torch/math/numpy/typing, methods of local
+    values and callees with no name."""
+    func = call.func
+    if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
+        return "self", func.attr.value
+    if type(func) is cst.Name and func.value in _BUILTIN_NAMES:
+        return None
+    qualified = ctx.qualify(func)
+    if qualified is None or qualified.startswith(_LIBRARY_HEADS) or qualified.startswith("self."):
+        return None
+    head = func
+    while type(head) is cst.Attribute:
+        head = head.value
+    if type(func) is cst.Attribute and not (type(head) is cst.Name and head.value in ctx.facts.aliases):
+        return None  # a method of a local value, not a function reached through an import
+    return "name", qualified

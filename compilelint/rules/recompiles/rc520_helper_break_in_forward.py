@@ -1,7 +1,6 @@
 """RC520: a forward calls a function (of this file or another) that breaks the graph."""
 from __future__ import annotations
 
-import builtins
 import dataclasses
 import os
 
@@ -9,11 +8,10 @@ import libcst as cst
 
 from compilelint.analysis.index import call_target, first_break_reached, several_instances
 from compilelint.rules.base import Example, Rule, RuleDoc, brief
+from compilelint.semantic.calls import tree_callee
 from compilelint.semantic.frames import instance_state_after
 from compilelint.semantic.paths import dead_under_dynamo
 
-_BUILTINS = frozenset(dir(builtins))
-_NOT_TRACED_HERE = ("torch.", "math.", "numpy.", "typing.")
 _INPUTS = "[(torch.randn(10, 8), torch.randint(0, 10, (2, 30))) for _ in range(5)]"
 
 _BAD = '''import torch
@@ -88,21 +86,11 @@ class HelperBreakInForward(Rule):
         fn = ctx.function
         if fn is None or ctx.class_node is None or fn.name.value != "forward" or ctx.loop_depth > 0:
             return  # a break in a loop makes Dynamo skip the whole frame: nothing of it recompiles
+        callee = tree_callee(node, ctx)
+        if callee is None:
+            return
+        kind, target = callee
         func = node.func
-        if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
-            kind, target = "self", func.attr.value
-        else:
-            if type(func) is cst.Name and func.value in _BUILTINS:
-                return
-            qualified = ctx.qualify(func)
-            if qualified is None or qualified.startswith(_NOT_TRACED_HERE) or qualified.startswith("self."):
-                return
-            head = func
-            while type(head) is cst.Attribute:
-                head = head.value
-            if type(func) is cst.Attribute and not (type(head) is cst.Name and head.value in ctx.facts.aliases):
-                return  # a method of a local value, not a function reached through an import
-            kind, target = "name", qualified
         if dead_under_dynamo(ctx, node) or not instance_state_after(node, ctx):
             return  # nothing of the instance read after the break: its resume frame guards none of it
         ctx.report(node, f"\0{kind}\0{target}\0{ctx.code_for(func)}")

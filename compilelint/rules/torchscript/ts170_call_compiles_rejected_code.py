@@ -1,7 +1,6 @@
 """TS170: a call in `forward` that makes TorchScript compile a function it rejects."""
 from __future__ import annotations
 
-import builtins
 import dataclasses
 import os
 
@@ -9,9 +8,8 @@ import libcst as cst
 
 from compilelint.analysis.scope import SCRIPT_EXEMPT, SCRIPT_ENTRY
 from compilelint.rules.base import Example, Rule, RuleDoc, brief
+from compilelint.semantic.calls import tree_callee
 
-_BUILTINS = frozenset(dir(builtins))
-_NOT_COMPILED_HERE = ("torch.", "math.", "numpy.", "typing.")
 _MAX_DEPTH = 12
 
 
@@ -129,21 +127,11 @@ class M(torch.nn.Module):
         if fn is None or ctx.class_node is None or not (
                 fn.name.value == "forward" or set(ctx.decorators) & SCRIPT_ENTRY):
             return
+        callee = tree_callee(node, ctx)
+        if callee is None:
+            return
+        kind, target = callee
         func = node.func
-        if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
-            kind, target = "self", func.attr.value
-        else:
-            if type(func) is cst.Name and func.value in _BUILTINS:
-                return
-            qualified = ctx.qualify(func)
-            if qualified is None or qualified.startswith(_NOT_COMPILED_HERE) or qualified.startswith("self."):
-                return
-            head = func
-            while type(head) is cst.Attribute:
-                head = head.value
-            if type(func) is cst.Attribute and not (type(head) is cst.Name and head.value in ctx.facts.aliases):
-                return  # a method of a local value, not a function reached through an import
-            kind, target = "name", qualified
         ctx.report(node, f"\0{kind}\0{target}\0{ctx.code_for(func)}")
 
     @classmethod
