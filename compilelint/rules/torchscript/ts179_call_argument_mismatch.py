@@ -92,7 +92,7 @@ class CallArgumentMismatch(Rule):
     targets = ("torchscript",)
     severity = "error"
     tree_facts = True  # the callee's signature may be in another file
-    message = "{what} `{param}` of `{callee}`, which TorchScript types Tensor"
+    message = "{what} Tensor parameter `{param}` of `{callee}`"
     doc = RuleDoc(
         what=("Flags, in compiled code, a call of a submodule (`self.block(x)`, `self.blocks[0](x)`), a method or "
               "a function of the tree, wherever it is defined, whose parameter TorchScript types `Tensor` (it has "
