@@ -369,13 +369,18 @@ def skipped_loops_over(index: RepoIndex, class_key: str) -> list[tuple[str, str]
     class, in a loop that breaks the graph (`loop_breaks`), where the instances' frames differ: instances held in
     two or more places of the tree (built differently), or a chain (`x = layer(x)`) of a class with submodules or
     parameters (the first fed the loop's input, the next what one with parameters returned: requires_grad).
-    Empty where another loop of the tree over such a container does not break (it inlines the same forward)."""
+    Where another loop of the tree over such a container does not break (it inlines the same forward), only the
+    breaking loops over a container holding this class alone are kept: their break is there whichever element
+    runs, where a polymorphic container's (a factory's blocks) may come from elements the other loop never holds."""
     found = instances(index, class_key)
     several = len({(h, a) for h, a, _ in found}) >= 2
     init = index.classes[class_key].methods.get("__init__") if class_key in index.classes else None
     stateful = init is not None and any(  # builds a submodule or a parameter (`self.lin = nn.Linear(...)`)
         kind == "name" and name.rpartition(".")[2][:1].isupper() for kind, name in init.calls)
+    forward = index.find_method(class_key, "forward")
     out: list[tuple[str, str]] = []
+    alone: set[tuple[str, str]] = set()
+    inlined = False
     for holder, attr, many in found:
         if not many:
             continue
@@ -384,7 +389,12 @@ def skipped_loops_over(index: RepoIndex, class_key: str) -> list[tuple[str, str]
                 if attr not in fn.looped_elements or (fn.key, attr) in out:
                     continue
                 if not loop_breaks(index, fn, class_key):
-                    return []  # a loop that inlines the instances: the claim at the forward cannot tell the two apart
+                    inlined = True  # a loop that inlines the instances
+                    continue
                 if several or (stateful and attr in fn.chained_elements):
                     out.append((fn.key, attr))
-    return out
+                    held = [c for v in index.classes[holder].elements.get(attr, ())
+                            for c in _classes_of(index, holder, v)]
+                    if held and all(index.find_method(c, "forward") is forward for c in held):
+                        alone.add((fn.key, attr))
+    return [loop for loop in out if loop in alone] if inlined else out

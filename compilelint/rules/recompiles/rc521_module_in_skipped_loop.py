@@ -37,6 +37,26 @@ class M(nn.Module):
 '''
 
 
+# Another model of the tree loops over blocks of the same class without breaking (Dynamo inlines them there):
+# the breaking loop over a container of that class alone still makes each of its blocks a frame of its own.
+_INLINED_ELSEWHERE = _BAD.replace('''
+
+class M(nn.Module):''', '''
+
+class Plain(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block(8, 8), Block(8, 8)])
+
+    def forward(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return x
+
+
+class M(nn.Module):''')
+
+
 class ModuleInSkippedLoop(Rule):
     code = "RC521"
     name = "module-in-skipped-loop"
@@ -50,13 +70,16 @@ class ModuleInSkippedLoop(Rule):
                     "called in a loop that calls `.item()` compile `Block.forward` once per block (`requires_grad "
                     "mismatch`, parameter `size mismatch`); with the norm kept a tensor nothing recompiles. "
                     "torch_geometric's NeuralFingerprint (its `Linear`s, bias or none), kornia's LightGlue (its "
-                    "`TransformerLayer`s) recompiled so.")
+                    "`TransformerLayer`s) recompiled so, and torch_geometric's MFConv (its `Linear`s, which MLP "
+                    "inlines elsewhere).")
     doc = RuleDoc(
         what=("Flags the `forward` of a module class whose instances a module container of the tree holds "
               "(`nn.ModuleList([...])`, `self.layers.append(...)`), when a function loops over that container, "
               "calling each element (`for layer in self.layers: x = layer(x)`, `self.layers[i](x)`), and "
               "something in the loop breaks the graph: a graph break of its own, in a call, or in an element's "
-              "forward (in any file)."),
+              "forward (in any file). Where another loop of the tree over such a container inlines the "
+              "instances (no break), only a breaking loop over a container holding this class alone is named: "
+              "a polymorphic container (a factory's blocks) may owe its break to elements the other never holds."),
         why=("A graph break inside a loop makes Dynamo skip the whole function: it runs eagerly, and every module "
              "it calls is compiled as a frame of its own. The forward's frame belongs to the class's code, shared "
              "by every instance, and is guarded on the instance it runs for: parameter shapes are static, a "
@@ -67,8 +90,9 @@ class ModuleInSkippedLoop(Rule):
         example=("for block in self.blocks:\n    x = block(x)\n    norms.append(x.norm().item())"),
         use_instead=("for block in self.blocks:\n    x = block(x)\n    norms.append(x.norm())  # a 0-d tensor: no break"),
     )
-    bad = (Example(_BAD, inputs=_INPUTS),)
-    good = (Example(_BAD.replace("x.norm().item()", "x.norm()").replace("  # <-", ""), inputs=_INPUTS),)
+    bad = (Example(_BAD, inputs=_INPUTS), Example(_INLINED_ELSEWHERE, inputs=_INPUTS))
+    good = (Example(_BAD.replace("x.norm().item()", "x.norm()").replace("  # <-", ""), inputs=_INPUTS),
+            Example(_INLINED_ELSEWHERE.replace("x.norm().item()", "x.norm()").replace("  # <-", ""), inputs=_INPUTS))
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:  # noqa: ANN001
         cls = ctx.class_node
