@@ -32,7 +32,8 @@ from compilelint.findings import Finding, Fix, Related
 from compilelint.fix import replacement_in_place, span_text
 from compilelint.rules.base import Rule
 from compilelint.semantic.params import ParamKinds
-from compilelint.semantic.script_types import default_attribute_states, folded_by_script, script_signature
+from compilelint.semantic.script_types import (default_attribute_states, folded_by_script, generated_methods,
+                                               script_signature)
 from compilelint.semantic.custom_ops import FileCustomOps, file_custom_ops
 from compilelint.parse_guard import parse_python, reindent_tabs, restore_columns, too_complex
 from compilelint.rules.registry import SYNTAX_ERROR, TOO_COMPLEX
@@ -493,7 +494,7 @@ class FileAnalyzer:
         # the index resolves `class Head(BaseHead)` to this file's BaseHead.
         bases = [f"{self.module_name}.{b}" if "." not in b and b not in self.aliases and b not in _BUILTIN_BASES
                  else b for b in bases]
-        info = ClassInfo(key=key, name=name, bases=bases)
+        info = ClassInfo(key=key, name=name, bases=bases, dataclass=generated_methods(node, self.aliases))
         self.summary.classes[name] = info
         facts = ClassFacts.from_class(node, self.aliases)
         # Attributes set up by a base class defined earlier in the same file (`class Head(_Base)`).

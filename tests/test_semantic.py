@@ -363,3 +363,53 @@ def test_attribute_state_per_build_in_the_tree(tmp_path, builds, flagged):
     lines = [(f.path.rpartition("/")[2], f.line) for f in result.findings if f.code == "TS169"]
     assert lines == ([("upsampling.py", 18)] if flagged else [])
     assert all("\0" not in f.message for f in result.findings)
+
+
+CONFIG_CLASSES = {
+    "dataclass": "from dataclasses import dataclass\n\n\n@dataclass\nclass DetCfg:\n    scale: float = 2.0\n",
+    "frozen": "from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass DetCfg:\n    scale: float = 2.0\n",
+    "no generated methods": ("from dataclasses import dataclass\n\n\n@dataclass(init=False, repr=False, eq=False)\n"
+                             "class DetCfg:\n    scale: float = 2.0\n\n    def __init__(self, scale: float = 2.0):\n"
+                             "        self.scale = scale\n"),
+    "plain class": "class DetCfg:\n    def __init__(self, scale: float = 2.0):\n        self.scale = scale\n",
+    "holder": ("from dataclasses import dataclass\n\n\n@dataclass\nclass Inner:\n    scale: float = 2.0\n\n\n"
+               "class DetCfg:\n    def __init__(self):\n        self.inner = Inner()\n        self.scale = 2.0\n"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CONFIG_CLASSES))
+def test_config_object_attribute_claim_agrees_with_torch(tmp_path, kind, monkeypatch):
+    """TS180 asks the index, across files, whether the class of the object a module holds compiles as a
+    TorchScript class; the claim must match what torch.jit.script does with the same two files."""
+    import importlib
+    import sys
+    import warnings
+
+    torch = pytest.importorskip("torch")
+    (tmp_path / "cfgs.py").write_text(CONFIG_CLASSES[kind])
+    (tmp_path / "detmodel.py").write_text(
+        "import torch\nfrom typing import Optional\nfrom cfgs import DetCfg\n\n\nclass Det(torch.nn.Module):\n"
+        "    def __init__(self, config: Optional[DetCfg] = None):\n        super().__init__()\n"
+        "        self.config = config if config is not None else DetCfg()\n\n"
+        "    def forward(self, x):\n        return x * self.config.scale\n")
+    result = lint([str(tmp_path / "cfgs.py"), str(tmp_path / "detmodel.py")],
+                  Config(root=str(tmp_path), select=["TS180"], targets=["torchscript"]), jobs=1)
+    flagged = [(f.path.rpartition("/")[2], f.line) for f in result.findings if f.code == "TS180"]
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("cfgs", "detmodel"):
+        sys.modules.pop(name, None)
+    try:
+        module = importlib.import_module("detmodel")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                torch.jit.script(module.Det())
+                fails = False
+            except Exception as err:  # noqa: BLE001
+                fails = True
+                assert "config" in str(err) or "Failed to get source" in str(err), err
+    finally:
+        for name in ("cfgs", "detmodel"):
+            sys.modules.pop(name, None)
+    assert flagged == ([("detmodel.py", 12)] if fails else []), (kind, flagged, fails)
+    assert fails == (kind in ("dataclass", "frozen", "holder")), kind

@@ -56,6 +56,9 @@ class ClassInfo:
     attrs: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # What its module containers hold (`self.convs = nn.ModuleList([...])`, `self.convs.append(...)`), as values.
     elements: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # Decorated `@dataclass` (without `init=False`, `repr=False` or `eq=False`): methods Python generates, whose
+    # source TorchScript asks for when it compiles the class (`RepoIndex.script_class_failure`).
+    dataclass: bool = False
 
 
 @dataclass(frozen=True)
@@ -189,6 +192,27 @@ class RepoIndex:
                 return found
         return None
 
+
+    def script_class_failure(self, class_key: str) -> str | None:
+        """Why `torch.jit.script` cannot compile the class as a TorchScript class, which it does to type a module
+        attribute holding an instance of it (torch 2.13): "a dataclass" (Python generates its `__init__`,
+        `__repr__` and `__eq__`, and TorchScript fails to get their source: `Failed to get source for
+        <function Cfg.__init__>`), or "holding a dataclass" for a plain class (no base but `object`) whose methods
+        store an instance of one on `self` or take one as an annotated parameter (compiling the class compiles
+        that one). None where neither is known, a module class included."""
+        info = self.classes.get(class_key)
+        if info is None or self.is_module_class(class_key):
+            return None
+        if info.dataclass:
+            return "a dataclass"
+        if any(base != "object" for base in info.bases):
+            return None
+        for values in info.attrs.values():
+            for how, qualified in values:
+                held = self.classes.get(self.resolve(qualified)) if how == "new" else None
+                if held is not None and held.dataclass and not self.is_module_class(held.key):
+                    return "holding a dataclass"
+        return None
 
     def attr_values(self, class_key: str, attr: str, _seen: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
         """What `self.<attr>` may hold in an instance of the class: its own assignments, else its bases'."""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from compilelint.analysis.names import qualify
+from compilelint.analysis.names import dotted, qualify
 from compilelint.analysis.nodes import child_nodes, iter_nodes
 from compilelint.analysis.reach import argument_literal
 from compilelint.analysis.pytypes import is_rebound, literal_scalar_type, refined_names, walk
@@ -746,3 +746,150 @@ def _single_binding(function: cst.FunctionDef, name: str) -> cst.BaseExpression 
         elif type(node) is cst.AsName and type(node.name) is cst.Name and node.name.value == name:
             return None
     return values[0] if len(values) == 1 else None
+
+
+_DATACLASS = "dataclasses.dataclass"
+_GENERATED = ("init", "repr", "eq")  # the methods `@dataclass` writes by default
+
+
+def generated_methods(node: cst.ClassDef, aliases: dict[str, str]) -> bool:
+    """Whether the class is a `@dataclass` for which Python writes `__init__`, `__repr__` and `__eq__` (none of them
+    switched off by `init=False` / `repr=False` / `eq=False`): TorchScript, compiling the class, asks for each
+    method's source and a generated one has none (`Failed to get source for <function Cfg.__init__> using
+    inspect.getsource`, torch 2.13). Read into the index (`ClassInfo.dataclass`)."""
+    for d in node.decorators:
+        call = d.decorator if type(d.decorator) is cst.Call else None
+        if (qualify(call.func if call is not None else d.decorator, aliases) or "") != _DATACLASS:
+            continue
+        off = {a.keyword.value for a in (call.args if call is not None else ())
+               if a.keyword is not None and type(a.value) is cst.Name and a.value.value == "False"}
+        return not off.intersection(_GENERATED)
+    return False
+
+
+def _class_named(expr: cst.BaseExpression, ctx: "RuleContext") -> str | None:
+    """The dotted name of the class `expr` names (`Cfg`, `cfgs.Cfg`): through the file's imports, or
+    `module.Cfg` for a class the file defines at top level; None for anything else (torch, builtins, a lower-case
+    name: not a class by convention)."""
+    written = dotted(expr) if type(expr) in (cst.Name, cst.Attribute) else None
+    if written is None or not written.rpartition(".")[2][:1].isupper():
+        return None
+    head = written.partition(".")[0]
+    if head in ctx.facts.aliases:
+        qualified = qualify(expr, ctx.facts.aliases) or ""
+        return None if qualified.startswith(("torch.", "typing.", "builtins.")) else qualified
+    if any(type(s) is cst.ClassDef and s.name.value == head for s in ctx.module.body):
+        return f"{ctx.module_name}.{written}"
+    return None
+
+
+def _annotated_class(annotation: cst.BaseExpression, ctx: "RuleContext") -> tuple[str | None, bool]:
+    """`Cfg`, or `Optional[Cfg]` / `Cfg | None`: the class, and whether the annotation admits None."""
+    if optional_annotation(annotation, ctx.facts.aliases):
+        if type(annotation) is cst.Subscript:
+            inner = [e.slice.value for e in annotation.slice
+                     if type(e.slice) is cst.Index and not (type(e.slice.value) is cst.Name
+                                                            and e.slice.value.value == "None")]
+        else:
+            inner = [side for side in (annotation.left, annotation.right)
+                     if not (type(side) is cst.Name and side.value == "None")]
+        return (_class_named(inner[0], ctx) if len(inner) == 1 else None), True
+    return _class_named(annotation, ctx), False
+
+
+def _none_tested(test: cst.BaseExpression) -> tuple[str, str | None] | None:
+    """`p is None` / `p is not None`: ("is" or "is not", the name tested)."""
+    if type(test) is cst.Comparison and len(test.comparisons) == 1 and type(test.comparisons[0].comparator) is \
+            cst.Name and test.comparisons[0].comparator.value == "None":
+        operator = type(test.comparisons[0].operator)
+        if operator in (cst.Is, cst.IsNot):
+            return ("is" if operator is cst.Is else "is not"), dotted(test.left)
+    return None
+
+
+def _instance_classes(value: cst.BaseExpression, init: cst.FunctionDef, ctx: "RuleContext",
+                      seen: frozenset[str] = frozenset(), refined: bool = False) -> list[str] | None:
+    """The classes whose instance `value` is, in `__init__`: `Cfg(...)`, a copy of one (`copy.deepcopy(p)`), either
+    side of `p if p is not None else Cfg()`, a parameter annotated `Cfg` (or `Optional[Cfg]` with every None
+    replaced: its default is no None, `__init__` rebinds it to an instance, or the value is the side of such an
+    `if` where it is not None), or a local bound only to one. None
+    where the value may be anything else."""
+    kind = type(value)
+    if kind is cst.Call:
+        if (qualify(value.func, ctx.facts.aliases) or "") in ("copy.deepcopy", "copy.copy") and len(value.args) == 1:
+            return _instance_classes(value.args[0].value, init, ctx, seen)
+        named = _class_named(value.func, ctx)
+        return [named] if named is not None else None
+    if kind is cst.IfExp:
+        tested = _none_tested(value.test)
+        body = _instance_classes(value.body, init, ctx, seen, refined=tested == ("is not", dotted(value.body)))
+        orelse = _instance_classes(value.orelse, init, ctx, seen, refined=tested == ("is", dotted(value.orelse)))
+        return body + orelse if body is not None and orelse is not None else None
+    if kind is not cst.Name or value.value in seen:
+        return None
+    name = value.value
+    params = init.params
+    param = next((p for p in [*params.params, *params.kwonly_params] if p.name.value == name), None)
+    bindings = [n.value for n in iter_nodes(init.body) if type(n) is cst.Assign
+                for t in n.targets if type(t.target) is cst.Name and t.target.value == name]
+    rebinds = [_instance_classes(b, init, ctx, seen | {name}) for b in bindings]
+    if any(r is None for r in rebinds) or any(type(n) in (cst.AugAssign, cst.AnnAssign, cst.For) and
+                                              type(n.target) is cst.Name and n.target.value == name
+                                              for n in iter_nodes(init.body)):
+        return None
+    found = [c for r in rebinds for c in r]
+    if param is None:
+        return found or None
+    if param.annotation is None:
+        return None
+    declared, optional = _annotated_class(param.annotation.annotation, ctx)
+    if declared is None:
+        return None
+    none_default = param.default is None or (type(param.default) is cst.Name and param.default.value == "None")
+    if optional and none_default and not found and not refined:
+        return None  # the default leaves None in the attribute
+    return [declared, *found]
+
+
+def _binds_attr(target: cst.BaseExpression, attr: str) -> bool:
+    """`self.<attr>` as an assignment target, or inside a tuple / list target (`self.cfg, self.n = ...`)."""
+    if type(target) in (cst.Tuple, cst.List):
+        return any(_binds_attr(e.value, attr) for e in target.elements)
+    if type(target) is cst.StarredElement:
+        return _binds_attr(target.value, attr)
+    return type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value == "self" \
+        and target.attr.value == attr
+
+
+def stored_instances(attr: str, ctx: "RuleContext") -> list[str] | None:
+    """The classes (dotted names) of the objects the class's own `__init__` stores in `self.<attr>`, where every
+    value it stores there is an instance of a class (`_instance_classes`: `self.cfg = Cfg()`, `self.config =
+    config` of a parameter annotated `Cfg`, `copy.deepcopy(config) if config is not None else Cfg()`); None where
+    one may be anything else, or the class body declares the attribute. TorchScript types a module attribute
+    holding a plain object by compiling the object's class as a TorchScript class (torch 2.13); whether that
+    class compiles is a tree fact (`RepoIndex.script_class_failure`)."""
+    cache = ctx.__dict__.setdefault("_stored_instances", {})
+    key = (id(ctx.class_node), attr)
+    if key in cache:
+        return cache[key]
+    init = _init_of(ctx.class_node)
+    found: list[str] | None = None
+    if init is not None and attr not in _own_members(ctx.class_node):
+        found = []
+        for node in iter_nodes(init.body):
+            targets = node.targets if type(node) is cst.Assign else ()
+            stores = [t for t in targets if type(t.target) is cst.Attribute and type(t.target.value) is cst.Name
+                      and t.target.value.value == "self" and t.target.attr.value == attr]
+            others = [node.target] if type(node) in (cst.AugAssign, cst.AnnAssign) else \
+                [t.target for t in targets if t not in stores]
+            if any(_binds_attr(other, attr) for other in others):
+                found = None  # `self.cfg += ...`, `self.cfg: T = ...`, `self.cfg, self.n = ...`
+                break
+            if stores:
+                classes = _instance_classes(node.value, init, ctx) if len(targets) == 1 else None
+                if classes is None:
+                    found = None
+                    break
+                found += [c for c in classes if c not in found]
+    cache[key] = found or None
+    return cache[key]
