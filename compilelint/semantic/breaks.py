@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import libcst as cst
 
+from compilelint.analysis.nodes import source_children
 from compilelint.analysis.tensors import Kind
 from compilelint.semantic.frames import is_parameter
 from compilelint.semantic.paths import dead_under_dynamo
@@ -150,60 +151,45 @@ def breaks_in_arguments(call: cst.Call, ctx: "RuleContext") -> list[cst.CSTNode]
     return found
 
 
-class _LoopBreaks(cst.CSTVisitor):
+_BREAK_SITES = (cst.Call, cst.Subscript, cst.If, cst.IfExp)
+_NOT_RUN_HERE = (cst.FunctionDef, cst.Lambda, cst.ClassDef)  # nested code: frames (or no code) of their own
+
+
+def _loop_breaks(ctx: "RuleContext", root: cst.CSTNode) -> bool:
     """Whether a graph break sits inside a for/while body of one function (not its nested functions, lambdas,
-    a while's condition, or comprehensions, which Dynamo inlines)."""
+    a while's condition, or comprehensions, which Dynamo inlines). One source-order walk over
+    `analysis.nodes.source_children` (a LibCST visitor would rebuild every node it passes); `stack` holds the
+    path from the function to the node, which is what `dead_under_dynamo` reads as the node's ancestors."""
+    stack: list[cst.CSTNode] = [ctx.function] if ctx.function is not None else []
 
-    def __init__(self, ctx: "RuleContext") -> None:
-        self.ctx = ctx
-        self.depth = 0
-        self.found = False
-        self.stack: list[cst.CSTNode] = [ctx.function] if ctx.function is not None else []
-
-    def visit_FunctionDef(self, _node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_Lambda(self, _node: cst.Lambda) -> bool:
-        return False
-
-    def visit_ClassDef(self, _node: cst.ClassDef) -> bool:
-        return False
-
-    def _loop(self, head: cst.CSTNode, node: cst.For | cst.While) -> bool:
-        """The loop's head runs once, its body inside the loop, its `else` once after it."""
-        head.visit(self)
-        self.depth += 1
-        node.body.visit(self)
-        self.depth -= 1
-        if node.orelse is not None:
-            node.orelse.visit(self)
-        return False
-
-    def visit_For(self, node: cst.For) -> bool:
-        return self._loop(node.iter, node)
-
-    def visit_While(self, node: cst.While) -> bool:
-        return self._loop(node.test, node)
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if self.found:
-            return False
-        if self.depth and type(node) in (cst.Call, cst.Subscript, cst.If, cst.IfExp) \
-                and first_break(node, self.ctx) is not None:
-            walked, self.ctx.ancestors = self.ctx.ancestors, list(self.stack)  # the node's own, for the question
+    def walk(node: cst.CSTNode, depth: int) -> bool:
+        node_type = type(node)
+        if depth and node_type in _BREAK_SITES and first_break(node, ctx) is not None:
+            walked, ctx.ancestors = ctx.ancestors, list(stack)  # the node's own, for the question
             try:
-                self.found = not dead_under_dynamo(self.ctx, node)
+                if not dead_under_dynamo(ctx, node):
+                    return True
             finally:
-                self.ctx.ancestors = walked
-            if self.found:
-                return False
-        self.stack.append(node)
-        return super().on_visit(node)
+                ctx.ancestors = walked
+        if node_type in _NOT_RUN_HERE:
+            return False
+        stack.append(node)
+        try:
+            if node_type is cst.For or node_type is cst.While:
+                # the loop's head runs once, its body inside the loop, its `else` once after it
+                if walk(node.iter if node_type is cst.For else node.test, depth):
+                    return True
+                if walk(node.body, depth + 1):
+                    return True
+                return node.orelse is not None and walk(node.orelse, depth)
+            for child in source_children(node):
+                if walk(child, depth):
+                    return True
+            return False
+        finally:
+            stack.pop()
 
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        if self.stack and self.stack[-1] is original_node:
-            self.stack.pop()
-        super().on_leave(original_node)
+    return walk(root, 0)
 
 
 def skipped_whole(ctx: "RuleContext") -> bool:
@@ -215,7 +201,5 @@ def skipped_whole(ctx: "RuleContext") -> bool:
         return False
     cache = ctx.__dict__.setdefault("_skipped_whole", {})
     if id(fn) not in cache:
-        visitor = _LoopBreaks(ctx)
-        fn.body.visit(visitor)
-        cache[id(fn)] = (fn, visitor.found)
+        cache[id(fn)] = (fn, _loop_breaks(ctx, fn.body))
     return cache[id(fn)][1]
