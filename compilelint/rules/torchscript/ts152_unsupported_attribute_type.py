@@ -90,6 +90,16 @@ class M(torch.nn.Module):
         h, w = self.config["size"]  # <-
         return x * h * w
 '''),
+        Example('''
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cache = []
+    def forward(self, x):
+        self.cache.append(x)  # <-
+        return x + len(self.cache)
+'''),
     )
     good = (
         Example('''

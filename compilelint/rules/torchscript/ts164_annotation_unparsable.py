@@ -61,6 +61,14 @@ class M(torch.nn.Module):
     def forward(self, x) -> tuple[torch.Tensor, ...]:  # <-
         return (x, x)
 '''),
+        Example('''
+import torch
+def flat_size(shape: torch.Size) -> int:  # <-
+    return shape[0] * shape[1]
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x.reshape(flat_size(x.shape))
+'''),
     )
     good = (
         Example('''
