@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.pytypes import function_types
 from compilelint.rules.annotations._containers import container_type
 from compilelint.rules.base import Example, Rule, RuleDoc, brief
@@ -16,6 +17,7 @@ def _is_empty_list(value: cst.BaseExpression) -> bool:
 
 class EmptyListNonTensor(Rule):
     code = "TA204"
+    call_gate = gate(methods={"append", "insert"})
     name = "empty-list-non-tensor-elements"
     family = "annotations"
     targets = ("torchscript",)

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
 class TolistWithoutTypeHint(Rule):
     code = "TA213"
+    call_gate = gate(methods={"tolist"})
     name = "tolist-without-type-hint"
     family = "annotations"
     targets = ("torchscript",)

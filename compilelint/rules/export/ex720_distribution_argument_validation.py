@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.export._common import ExportRule
 
@@ -14,6 +15,7 @@ _WRAPPERS = {"Distribution", "ExponentialFamily", "Independent", "TransformedDis
 
 class ExportDistributionArgumentValidation(ExportRule):
     code = "EX720"
+    call_gate = gate(heads={"torch"})  # torch.distributions.*
     name = "export-distribution-argument-validation"
     torch_error = ("GuardOnDataDependentSymNode",)
     message = '`{name}(...)` validates arguments on tensor data; export fails'

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.export._common import ExportRule
 
@@ -11,6 +12,7 @@ PAD_PACKED = "torch.nn.utils.rnn.pad_packed_sequence"
 
 class ExportPadPackedSequence(ExportRule):
     code = "EX721"
+    call_gate = gate(names={PAD_PACKED})
     name = "export-pad-packed-sequence"
     torch_error = ("GuardOnDataDependentSymNode",)
     message = '`pad_packed_sequence` has a data-dependent size: export fails'

@@ -2,11 +2,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
 
 
 class CompileInLoop(Rule):
     code = "RC510"
+    call_gate = gate(names={"torch.compile"})
     name = "compile-closure-in-loop"
     family = "recompile"
     targets = ("recompile",)

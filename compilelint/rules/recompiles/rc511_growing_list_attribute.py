@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, Rule, RuleDoc
 from compilelint.semantic.attributes import self_attrs_kept_bounded
 
@@ -11,6 +12,7 @@ _GROW = {"append", "extend", "insert", "appendleft", "extendleft"}
 
 class GrowingListAttribute(Rule):
     code = "RC511"
+    call_gate = gate(methods=_GROW)
     name = "growing-list-attribute"
     family = "recompile"
     targets = ("recompile",)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.rules.base import Example, RuleDoc
 from compilelint.rules.torchscript._semantic import SemanticScriptRule
 from compilelint.semantic.constructs import Construct
@@ -25,6 +26,7 @@ STDLIB_UNSUPPORTED = {
 
 class StdlibCall(SemanticScriptRule):
     code = "TS142"
+    call_gate = gate(heads={p.partition(".")[0] for p in STDLIB_UNSUPPORTED})
     construct = Construct.PYTHON_LIBRARY_CALL
     name = "python-library-call-in-torchscript"
     family = "torchscript"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
 from compilelint.rules.trace._util import in_condition
@@ -14,6 +15,7 @@ _BUILTINS = {"int", "float", "bool", "complex"}
 
 class TensorToPython(Rule):
     code = "TR302"
+    call_gate = gate(methods=_METHODS, bare=_BUILTINS)
     construct = Construct.DATA_DEPENDENT_VALUE
     name = "trace-frozen-tensor-conversion"
     family = "trace"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.analysis.calls import gate
 from compilelint.analysis.tensors import Kind
 from compilelint.rules.base import Example, Rule, RuleDoc
 from compilelint.semantic.frames import runtime_kind
@@ -15,6 +16,7 @@ _CONSTRUCTORS = {"torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.Float
 
 class TensorFromPython(Rule):
     code = "TR314"
+    call_gate = gate(names=_CONSTRUCTORS, methods={"new_tensor"})
     name = "trace-frozen-tensor-constructor"
     family = "trace"
     targets = ("trace",)
