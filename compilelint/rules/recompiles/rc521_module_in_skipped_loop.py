@@ -65,7 +65,7 @@ class ModuleInSkippedLoop(Rule):
     severity = "warning"
     tree_facts = True
     uses_graph_breaks = True
-    message = "`{cls}` runs as a frame per instance: `{caller}` loops over `{attr}` and breaks"
+    message = "each `{cls}` in `{attr}` is a frame of its own: recompiles per instance"
     version_note = ("Verified on 2.13 (backend=\"eager\", five calls of one size): three `Block`s of other widths "
                     "called in a loop that calls `.item()` compile `Block.forward` once per block (`requires_grad "
                     "mismatch`, parameter `size mismatch`); with the norm kept a tensor nothing recompiles. "
@@ -107,7 +107,7 @@ class ModuleInSkippedLoop(Rule):
 
     @classmethod
     def settle(cls, finding, index, scope):  # noqa: ANN001, ANN206
-        """Keep the forward where a loop that breaks calls its instances; name the loop and the container."""
+        """Keep the forward where a loop that breaks calls its instances; name the container."""
         parts = finding.message.split("\0")
         if len(parts) != 2:
             return None
@@ -118,9 +118,8 @@ class ModuleInSkippedLoop(Rule):
                  if "dynamo" in scope.get(key, ())]
         if not loops:
             return None
-        key, attr = loops[0]
-        return dataclasses.replace(finding, message=cls.message.format(
-            cls=brief(parts[1], 20), caller=brief(key.partition(":")[2], 28), attr=brief(attr, 16)))
+        attr = loops[0][1]
+        return dataclasses.replace(finding, message=cls.message.format(cls=brief(parts[1], 24), attr=brief(attr, 20)))
 
 
 def _docstring(stmt: cst.BaseStatement) -> bool:
