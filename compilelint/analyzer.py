@@ -1021,7 +1021,7 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
         return _syntax_error(path, 1, 0, f"file is too deeply nested or too large to parse ({type(err).__name__})")
     except Exception as err:  # LibCST raises a few other errors on odd bytes (e.g. encodings)
         return _syntax_error(path, 1, 0, f"cannot parse: {type(err).__name__}: {err}")
-    analyzer = FileAnalyzer(path, module_name, is_package, rules)
+    analyzer = FileAnalyzer(path, module_name, is_package, _rules_for(rules, source))
     old_limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(old_limit, 20000))
@@ -1035,6 +1035,14 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
     if reindented is not None:
         restore_columns(findings, reindented.shift)
     return FileResult(path=path, summary=analyzer.summary, findings=findings)
+
+
+def _rules_for(rules: list[Rule], source: bytes) -> list[Rule]:
+    """The rules whose `file_gate` this source passes (a rule that needs a name the file never writes costs
+    nothing there: no visit of it on any node)."""
+    if not any(rule.file_gate is not None for rule in rules):
+        return rules
+    return [rule for rule in rules if rule.file_gate is None or any(token in source for token in rule.file_gate)]
 
 
 def _parse_cst(source: bytes) -> cst.Module:

@@ -239,8 +239,9 @@ def test_isolated_reads_no_config(tmp_path):
 
 def test_call_gates_change_no_finding(tmp_path, monkeypatch):
     """The analyzer folds the visit_Call of rules with a `call_gate` into one lookup per call
-    (analyzer._GatedCalls). Run with every handler on every call instead, the findings of every rule on
-    the corpora, the fixtures and every rule's bad and good examples are the same, position for position."""
+    (analyzer._GatedCalls), and leaves a rule with a `file_gate` out of files that lack its names. Run with
+    every handler on every call and every rule on every file instead, the findings of every rule on the
+    corpora, the fixtures and every rule's bad and good examples are the same, position for position."""
     from compilelint import analyzer
     from compilelint.rules.registry import all_rules
 
@@ -249,6 +250,7 @@ def test_call_gates_change_no_finding(tmp_path, monkeypatch):
     examples.mkdir()
     rules = all_rules()
     assert sum(cls.call_gate is not None for cls in rules.values()) >= 60
+    assert sum(cls.file_gate is not None for cls in rules.values()) >= 5
     for cls in rules.values():
         for i, example in enumerate(cls.bad + cls.good):
             (examples / f"{cls.code.lower()}_{i}.py").write_text(example.code)
@@ -266,6 +268,7 @@ def test_call_gates_change_no_finding(tmp_path, monkeypatch):
     gated = run()
     analyzer._DISPATCH_CACHE.clear()
     monkeypatch.setattr(analyzer, "_gate_calls", lambda handlers: handlers)
+    monkeypatch.setattr(analyzer, "_rules_for", lambda rules, source: rules)
     every_call = run()
     analyzer._DISPATCH_CACHE.clear()
     assert len({code for _, _, _, code, _ in gated}) > 100  # most rules fire somewhere in this set

@@ -122,6 +122,10 @@ class Rule:
     # The calls this rule's visit_Call can report on (compilelint.analysis.calls.CallGate); the analyzer
     # skips its visit_Call for every other call. None: every call.
     call_gate: ClassVar[Any] = None
+    # Byte strings one of which a file's source must hold for this rule to report anything there (a name its
+    # trigger needs: `(b"environ", b"getenv")`; a qualified name's every part is written in the file, in the
+    # call or in its import). The analyzer leaves the rule out of every other file. None: every file.
+    file_gate: ClassVar[tuple[bytes, ...] | None] = None
     doc: ClassVar[RuleDoc | None] = None
     # Claims that hang on another file's facts (the custom-op rules: is this op's fake registered anywhere in the
     # tree?): after every file is indexed, the engine hands each finding to `settle` with the RepoIndex and scope.

@@ -39,6 +39,7 @@ def _applied_from_compiled_code(index, scope) -> dict[str, frozenset[str]]:  # n
 
 class AutogradFunctionDataRead(CustomOpRule):
     code = "CO805"
+    file_gate = (b"Function",)  # FUNCTION_BASES, a base of this file's class
     name = "autograd-function-data-read"
     targets = ("dynamo",)
     severity = "warning"

@@ -36,6 +36,7 @@ def _kernel_names(module: cst.Module, ctx) -> frozenset[str]:  # noqa: ANN001
 
 class TritonLaunchInExport(CustomOpRule):
     code = "CO806"
+    file_gate = (b"triton",)  # kernels: TRITON_KERNEL_DECORATORS
     name = "triton-launch-in-export"
     targets = ("export",)
     verified_on = "2.11"

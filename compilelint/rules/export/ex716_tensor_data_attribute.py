@@ -9,6 +9,7 @@ from compilelint.rules.export._common import ExportRule
 
 class ExportTensorDataAttribute(ExportRule):
     code = "EX716"
+    file_gate = (b"data",)
     name = "export-tensor-data-attribute"
     torch_error = ("fake tensor in the exported program constant's list",)
     torch_names_line = False  # raised after tracing, about the traced program's constants

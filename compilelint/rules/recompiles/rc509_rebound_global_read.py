@@ -7,6 +7,7 @@ from compilelint.rules.base import Example, Rule, RuleDoc
 
 class ReboundGlobalRead(Rule):
     code = "RC509"
+    file_gate = (b"global",)  # rebound only by a `global` statement
     name = "changing-global-read"
     family = "recompile"
     targets = ("recompile",)

@@ -9,6 +9,7 @@ from compilelint.rules.torchscript._semantic import SemanticScriptRule
 
 class OsEnviron(SemanticScriptRule):
     code = "TS130"
+    file_gate = (b"environ", b"getenv")
     name = "os-environ-in-torchscript"
     family = "torchscript"
     targets = ("torchscript",)
