@@ -830,12 +830,13 @@ def _instance_classes(value: cst.BaseExpression, init: cst.FunctionDef, ctx: "Ru
     name = value.value
     params = init.params
     param = next((p for p in [*params.params, *params.kwonly_params] if p.name.value == name), None)
-    bindings = [n.value for n in iter_nodes(init.body) if type(n) is cst.Assign
+    assignments = _assignments(init, ctx)
+    bindings = [n.value for n in assignments if type(n) is cst.Assign
                 for t in n.targets if type(t.target) is cst.Name and t.target.value == name]
     rebinds = [_instance_classes(b, init, ctx, seen | {name}) for b in bindings]
     if any(r is None for r in rebinds) or any(type(n) in (cst.AugAssign, cst.AnnAssign, cst.For) and
                                               type(n.target) is cst.Name and n.target.value == name
-                                              for n in iter_nodes(init.body)):
+                                              for n in assignments):
         return None
     found = [c for r in rebinds for c in r]
     if param is None:
@@ -861,12 +862,13 @@ def _binds_attr(target: cst.BaseExpression, attr: str) -> bool:
         and target.attr.value == attr
 
 
-_ASSIGNMENTS = (cst.Assign, cst.AugAssign, cst.AnnAssign)
+_ASSIGNMENTS = (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For)
 
 
 def _assignments(init: cst.FunctionDef, ctx: "RuleContext") -> list[cst.CSTNode]:
-    """The assignment statements of `__init__` in `iter_nodes` order, listed once per class (asked per attribute
-    read, a walk of the whole `__init__` each time cost a tenth of a lint run on timm)."""
+    """The assignments (and `for` loops) of `__init__` in `iter_nodes` order, listed once per class (asked per
+    attribute read and per name stored, a walk of the whole `__init__` each time cost a tenth of a lint run on
+    timm)."""
     cache = ctx.__dict__.setdefault("_init_assignments", {})
     hit = cache.get(id(init))
     if hit is None or hit[0] is not init:
