@@ -21,7 +21,7 @@ from compilelint.analysis.library import ROUNDS as LIBRARY_ROUNDS
 from compilelint.analysis.library import library_files
 from compilelint.analysis import tensors
 from compilelint.analysis.returns import digest as returns_digest
-from compilelint.analysis.returns import tree_returns
+from compilelint.analysis.returns import MAX_IMPORTED, imported_class_modules, tree_returns
 from compilelint.analysis.scope import Reach
 from compilelint.cache import Cache
 from compilelint.analyzer import FileResult, analyze_source, module_name_for
@@ -129,7 +129,7 @@ def _init_worker(codes: list[str], timeout: float, max_bytes: int = _WORKER_MAX_
     _WORKER_TIMEOUT = timeout
     _WORKER_MAX_BYTES = max_bytes
     # a file's facts depend on what the other files' functions return: a change there is another cache
-    tensors.TREE_RETURNS = {name: _RETURN_KINDS[kind] for name, kind in (returns or {}).items()}
+    tensors.set_tree_types(returns or {})
     extra = f"|{returns_digest(returns)}" if returns else ""
     _WORKER_CACHE = Cache(cache_dir, ",".join(codes) + f"|{max_bytes}{extra}") if cache_dir else None
     signal.signal(signal.SIGINT, signal.SIG_IGN) if multiprocessing.current_process().name != "MainProcess" else None
@@ -361,9 +361,6 @@ def _script_failures(results: list[FileResult], rules: dict, index: RepoIndex,
 
 
 _TREE_RETURNS: dict[str, str] = {}  # this run's analysis/returns.py table, handed to every worker
-_RETURN_KINDS = {"tensor": tensors.Kind.TENSOR, "tensors": tensors.Kind.TENSORS}
-
-
 def _sources(files: list[str], max_bytes: int) -> list[tuple[str, bool, str]]:
     """(module, is_package, text) of each regular file within the size limit, for analysis/returns.py."""
     out = []
@@ -377,6 +374,44 @@ def _sources(files: list[str], max_bytes: int) -> list[tuple[str, bool, str]]:
         except OSError:
             continue
         out.append((*module_name_for(path), text))
+    return out
+
+
+def _imported_sources(files: list[str], sources: list[tuple[str, bool, str]],
+                      max_bytes: int) -> list[tuple[str, bool, str]]:
+    """The files of the given files' packages that they import classes from but were not given (a NamedTuple's
+    module next to the model's), found beside the given files and read as text for their fields
+    (analysis/returns.py), through package re-exports, at most returns.MAX_IMPORTED; never imported."""
+    roots: dict[str, str] = {}  # top-level package -> the folder holding it
+    have = {module for module, _, _ in sources}
+    for path in files:
+        module, is_package = module_name_for(path)
+        parts = module.split(".")
+        if parts[0] in roots:
+            continue
+        folder = os.path.dirname(os.path.abspath(path))
+        for _ in parts if is_package else parts[:-1]:
+            folder = os.path.dirname(folder)
+        roots.setdefault(parts[0], folder)
+    out: list[tuple[str, bool, str]] = []
+    wanted = set().union(*(imported_class_modules(text, m, pkg) for m, pkg, text in sources)) if sources else set()
+    for _ in range(3):  # a package's __init__ re-exporting the class from a module of its own
+        found = []
+        for module in sorted(wanted - have):
+            have.add(module)
+            root = roots.get(module.partition(".")[0])
+            if root is None or len(out) >= MAX_IMPORTED:
+                continue
+            base = os.path.join(root, *module.split("."))
+            for path, is_package in ((base + ".py", False), (os.path.join(base, "__init__.py"), True)):
+                read = _sources([path], max_bytes) if os.path.isfile(path) else []
+                if read:
+                    out.append((module, is_package, read[0][2]))
+                    found.append(out[-1])
+                    break
+        wanted = set().union(*(imported_class_modules(t, m, p) for m, p, t in found)) if found else set()
+        if not wanted:
+            break
     return out
 
 
@@ -482,7 +517,8 @@ def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float
         index_only |= set(context)
     run_codes = with_script_failure_rules(codes, config)
     global _TREE_RETURNS
-    _TREE_RETURNS = tree_returns(_sources(files, int(max_file_mb * 1e6)))
+    sources = _sources(files, int(max_file_mb * 1e6))
+    _TREE_RETURNS = tree_returns(sources, _imported_sources(files, sources, int(max_file_mb * 1e6)))
     analyzed = _analyze_all(files, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, index_only, False)
     results = [result for result, _ in analyzed]
     digests = {result.path: digest for result, digest in analyzed if digest}

@@ -399,3 +399,61 @@ def test_what_another_files_function_returns_is_known_from_its_annotation(tmp_pa
     model = importlib.import_module(f"{pkg.name}.model").Model()
     report = observe.run_dynamo(model, [(torch.randn(5, 2),)])
     assert 10 in {e.lineno for e in report.breaks if Path(e.filename).name == "model.py"}, report.breaks
+
+
+def test_a_field_annotated_in_another_files_class_gives_its_values_their_type(tmp_path, monkeypatch):
+    """`param: ParamItem`, a NamedTuple of another file with `data: Optional[Union[Dict[str, Tensor], List]]`:
+    `param.data.get(...)` is a tensor, so its `.item()` is a graph break (kornia's _get_new_batch_shape), seen
+    with the package given and with the model's file given alone (the NamedTuple's file read for its fields)."""
+    pkg = tmp_path / f"fld_{uuid.uuid4().hex[:8]}"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .params import ParamItem\n")
+    (pkg / "params.py").write_text(textwrap.dedent('''
+        from typing import Dict, List, NamedTuple, Optional, Union
+
+        import torch
+
+
+        class ParamItem(NamedTuple):
+            """Parameters of one step.
+
+            data: not a field (a docstring line)
+            """
+
+            name: str
+            data: Optional[Union[Dict[str, torch.Tensor], List["ParamItem"]]]
+    '''))
+    (pkg / "model.py").write_text(textwrap.dedent(f'''
+        import torch
+        from {pkg.name} import ParamItem
+
+
+        def gated(param: ParamItem, x):
+            data = param.data
+            if isinstance(data, list):
+                return x
+            prob = data.get("batch_prob", None)
+            if prob.item() > 0.5:
+                return x * 2
+            return x - 1
+
+
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                param = ParamItem("p", {{"batch_prob": x.mean().reshape(1)}})
+                return gated(param, x) + 1
+    '''))
+    for given in ([str(pkg)], [str(pkg / "model.py")]):
+        result = lint(given, Config(select=["GB401"]), jobs=1)
+        assert [(Path(f.path).name, f.line) for f in result.findings] == [("model.py", 11)], given
+    # a Dict[str, int] field is no tensor: nothing to flag
+    (pkg / "params.py").write_text((pkg / "params.py").read_text().replace("torch.Tensor]", "int]"))
+    assert lint([str(pkg)], Config(select=["GB401"]), jobs=1).findings == []
+    (pkg / "params.py").write_text((pkg / "params.py").read_text().replace("int]", "torch.Tensor]"))
+    import torch
+    from compilelint.runtime_probe import observe
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    model = importlib.import_module(f"{pkg.name}.model").Model()
+    report = observe.run_dynamo(model, [(torch.randn(4),)])
+    assert 11 in {e.lineno for e in report.breaks if Path(e.filename).name == "model.py"}, report.breaks

@@ -48,6 +48,47 @@ _TORCH_NON_TENSOR = {
 # What the functions of the linted tree's other files return, by qualified name, from their annotations: set in
 # each worker before it analyses (compilelint/analysis/returns.py, engine._init_worker).
 TREE_RETURNS: dict[str, Kind] = {}
+# The annotated fields of the tree's classes, from the same scan: "module.Class#field" -> "tensor", "tensors",
+# "map" (a mapping of str to tensors) or "map|" (one in a Union with other types), and the classes with any. A
+# value annotated with such a class (`param: ParamItem`) gives its fields their types (`param.data.get(k)`).
+TREE_FIELDS: dict[str, str] = {}
+TREE_FIELD_CLASSES: frozenset[str] = frozenset()
+_TABLE_KINDS = {"tensor": Kind.TENSOR, "tensors": Kind.TENSORS}
+_MAPPING_READS = ("get", "pop", "setdefault")  # methods that give one of a mapping's values
+
+
+def set_tree_types(table: dict[str, str]) -> None:
+    """Install analysis/returns.py's table (function returns and class fields) in this process."""
+    global TREE_RETURNS, TREE_FIELDS, TREE_FIELD_CLASSES
+    TREE_RETURNS = {name: _TABLE_KINDS[kind] for name, kind in table.items()
+                    if "#" not in name and kind in _TABLE_KINDS}
+    TREE_FIELDS = {name: kind for name, kind in table.items() if "#" in name}
+    TREE_FIELD_CLASSES = frozenset(name.partition("#")[0] for name in TREE_FIELDS)
+
+
+def _field_class(annotation: cst.BaseExpression, aliases: dict[str, str]) -> str | None:
+    """The tree class with annotated fields an annotation names (`ParamItem`, `Optional[ParamItem]`)."""
+    if type(annotation) is cst.Subscript and (qualify(annotation.value, aliases) or "").rsplit(".", 1)[-1] == "Optional":
+        inner = [e.slice.value for e in annotation.slice if type(e.slice) is cst.Index]
+        return _field_class(inner[0], aliases) if len(inner) == 1 else None
+    if type(annotation) is cst.BinaryOperation and type(annotation.right) is cst.Name and annotation.right.value == "None":
+        return _field_class(annotation.left, aliases)
+    name = qualify(annotation, aliases) if type(annotation) in (cst.Name, cst.Attribute) else None
+    return name if name in TREE_FIELD_CLASSES else None
+
+
+def _mapping_annotation(annotation: cst.BaseExpression, aliases: dict[str, str]) -> bool:
+    """`Dict[str, Tensor]` (or Mapping, dict; Optional of one): a mapping whose values are tensors."""
+    if type(annotation) is cst.BinaryOperation and type(annotation.right) is cst.Name and annotation.right.value == "None":
+        return _mapping_annotation(annotation.left, aliases)
+    if type(annotation) is not cst.Subscript:
+        return False
+    last = (qualify(annotation.value, aliases) or "").rsplit(".", 1)[-1]
+    inner = [e.slice.value for e in annotation.slice if type(e.slice) is cst.Index]
+    if last == "Optional" and len(inner) == 1:
+        return _mapping_annotation(inner[0], aliases)
+    return (last in ("Dict", "dict", "Mapping", "MutableMapping") and len(inner) == 2
+            and annotation_kind(inner[1], aliases) is Kind.TENSOR)
 _TORCH_PREFIX_NON_TENSOR = ("torch.jit.", "torch.cuda.", "torch.backends.", "torch.distributed.",
                             "torch.compiler.", "torch._dynamo.", "torch.nn.init.", "torch.autograd.",
                             "torch.utils.", "torch.fx.", "torch.export.", "torch.onnx.")
@@ -509,6 +550,16 @@ class FunctionFacts:
         # Names holding a NumPy array made from a tensor (is_traced_array), kept as assignments go: an array
         # is often rebound from itself (`a = a / 2`).
         self.arrays: set[str] = set()
+        # Names holding an instance of a tree class with annotated fields (its qualified name), and names holding
+        # a mapping whose values are tensors ("map"; "map|": one in a Union, picked only by `.get` and string
+        # keys): from annotations, here or of another file's class (TREE_FIELDS), kept as assignments go.
+        self.instances: dict[str, str] = {}
+        self.mappings: dict[str, str] = {}
+        # Names holding a tensor only a container's annotation says is one (`data.get(k)`, `param.field`), and
+        # Python values read from those alone (`p = t.item()`): Dynamo breaks on `.item()` of any tensor, but
+        # whether export can decide a branch on the value depends on where the tensor was made, which the
+        # annotation does not say (kornia's augmentation gate, `prob <= 0.5` of such a value, exports on 2.13).
+        self.declared: set[str] = set()
 
     # -- parameters and bindings ------------------------------------------------------------
     def bind_params(self, fn: cst.FunctionDef, *, assume_tensor: bool, runtime: dict[str, Kind] | None = None) -> None:
@@ -525,7 +576,12 @@ class FunctionFacts:
             if ptype:
                 self.param_types[name] = ptype
             if p.annotation is not None:
-                self.env[name] = annotation_kind(p.annotation.annotation, self.aliases)
+                annotation = p.annotation.annotation
+                self.env[name] = annotation_kind(annotation, self.aliases)
+                if type(annotation) in (cst.Subscript, cst.BinaryOperation) and _mapping_annotation(annotation, self.aliases):
+                    self.mappings[name] = "map"
+                elif TREE_FIELD_CLASSES and (held := _field_class(annotation, self.aliases)) is not None:
+                    self.instances[name] = held
             elif p.default is not None:
                 self.env[name] = literal_kind(p.default) or Kind.UNKNOWN
             else:
@@ -610,6 +666,11 @@ class FunctionFacts:
                 return Kind.VALUE
             if base is Kind.MODULES:
                 return Kind.MODULE
+            if self.mappings or self.instances:
+                mapping = self.mapping_of(expr.value)
+                if mapping == "map" or mapping == "map|" and len(expr.slice) == 1 and type(
+                        expr.slice[0].slice) is cst.Index and type(expr.slice[0].slice.value) is cst.SimpleString:
+                    return Kind.TENSOR
             return Kind.UNKNOWN
         if type(expr) is cst.BinaryOperation:
             if type(expr.operator) is cst.Modulo and type(expr.left) in (cst.SimpleString, cst.ConcatenatedString,
@@ -677,7 +738,29 @@ class FunctionFacts:
             return Kind.TENSOR  # the named tuple of max/min/topk/sort/mode
         if base is Kind.TENSOR:
             return _TENSOR_ATTR_KIND.get(expr.attr.value, Kind.UNKNOWN)
+        if self.instances and type(expr.value) is cst.Name and expr.value.value in self.instances:
+            field = TREE_FIELDS.get(f"{self.instances[expr.value.value]}#{expr.attr.value}", "")
+            return _TABLE_KINDS.get(field, Kind.UNKNOWN)
         return Kind.UNKNOWN
+
+    def _container_read(self, expr: cst.BaseExpression) -> bool:
+        """`data.get(k)`, `data[k]` of a tensor mapping, or `param.field` of a tensor field."""
+        if type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in _MAPPING_READS:
+            return self.mapping_of(expr.func.value) is not None
+        if type(expr) is cst.Subscript:
+            return self.mapping_of(expr.value) is not None
+        return (type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value in self.instances
+                and f"{self.instances[expr.value.value]}#{expr.attr.value}" in TREE_FIELDS)
+
+    def mapping_of(self, expr: cst.BaseExpression) -> str | None:
+        """"map" where `expr` holds a mapping of str to tensors (a `Dict[str, Tensor]` parameter, a name assigned
+        one, a field of a tree class annotated so), "map|" where it is one member of a Union; else None."""
+        if type(expr) is cst.Name:
+            return self.mappings.get(expr.value)
+        if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value in self.instances:
+            field = TREE_FIELDS.get(f"{self.instances[expr.value.value]}#{expr.attr.value}", "")
+            return field if field.startswith("map") else None
+        return None
 
     def _call_kind(self, call: cst.Call) -> Kind:
         func = call.func
@@ -732,6 +815,9 @@ class FunctionFacts:
         if type(func) is cst.Attribute:
             owner = func.value
             method = func.attr.value
+            if method in _MAPPING_READS and (self.mappings or self.instances) and self.mapping_of(owner) \
+                    and (len(call.args) < 2 or literal_kind(call.args[1].value) in (None, Kind.NONE)):
+                return Kind.TENSOR  # `data.get("batch_prob")` (a literal default other than None: either)
             if type(owner) is cst.Name and owner.value == "self" and self.class_facts is not None:
                 attr_kind = self.class_facts.attrs.get(method)
                 if attr_kind in (Kind.MODULE, Kind.MODULES):
@@ -788,6 +874,24 @@ class FunctionFacts:
             self.numbers.add(target.value)
         if type(target) is cst.Name and self.is_integer_valued(value):
             self.ints.add(target.value)
+        if self.mappings or self.instances or TREE_FIELD_CLASSES:
+            declared = type(target) is cst.Name and (self._container_read(value) or (
+                bool(self.declared) and self._declared_only(value)))
+            for name in names:
+                self.mappings.pop(name, None)
+                self.instances.pop(name, None)
+                self.declared.discard(name)
+            if declared:
+                self.declared.add(target.value)
+            if type(target) is cst.Name:
+                mapping = self.mapping_of(value)
+                if mapping:
+                    self.mappings[target.value] = mapping
+                elif type(value) is cst.Name and value.value in self.instances:
+                    self.instances[target.value] = self.instances[value.value]
+                elif type(value) is cst.Call and TREE_FIELD_CLASSES and (
+                        built := qualify(value.func, self.aliases)) in TREE_FIELD_CLASSES:
+                    self.instances[target.value] = built  # `param = ParamItem(name, data)`
         traced = self.is_traced_array(value)  # `near, far = np.percentile(d, [5, 95])` unpacks two arrays
         for name in names:
             self.values[name] = value
@@ -1244,11 +1348,19 @@ class FunctionFacts:
         (`if flag:`, `not flag and ...`), which is more often a Python flag than a tensor."""
         if self.is_assumed_tensor(expr):
             return False
+        if self.declared and self._declared_only(expr):
+            return False
         if type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Not:
             return self.is_value_dependent_certain(expr.expression)
         if type(expr) is cst.BooleanOperation:
             return self.is_value_dependent_certain(expr.left) or self.is_value_dependent_certain(expr.right)
         return self.is_value_dependent(expr)
+
+    def _declared_only(self, expr: cst.BaseExpression) -> bool:
+        """Every tensor or tensor-read name in `expr` is `declared` (and there is one)."""
+        names = {n.value for n in _walk_expr_nodes(expr) if type(n) is cst.Name
+                 and self.env.get(n.value) in (Kind.TENSOR, Kind.VALUE)}
+        return bool(names) and names <= self.declared
 
     def tests_tensor_truth(self, expr: cst.BaseExpression) -> bool:
         """Using `expr` as a condition calls `bool()` on a tensor here: one of its operands (through `and`, `or`,
