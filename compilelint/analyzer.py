@@ -30,7 +30,7 @@ from compilelint.analysis.tensors import (ClassFacts, FunctionFacts, Kind, annot
                                          self_attr_assignments)
 from compilelint.findings import Finding, Fix, Related
 from compilelint.fix import replacement_in_place, span_text
-from compilelint.rules.base import Rule
+from compilelint.rules.base import Rule, fit_message
 from compilelint.semantic.params import ParamKinds
 from compilelint.semantic.script_types import (default_attribute_states, folded_by_script, generated_methods,
                                                script_signature)
@@ -218,8 +218,11 @@ class RuleContext:
             # one level lower, and says so (TorchScript compiles both sides, so its claims stand)
             severity = _LOWER.get(severity, severity)
             message = (message or rule.message).rstrip(". ") + " (training only)"
+        message = message or rule.message
+        if "\0" not in message:  # a tree_facts rule's own data for `settle`, which writes the message
+            message = fit_message(message)
         self._analyzer.candidates.append(Candidate(
-            rule=rule.code, node=node, message=message or rule.message, severity=severity,
+            rule=rule.code, node=node, message=message, severity=severity,
             targets=tuple(rule.targets), gb_id=gb_id or rule.gb_id, scope_key=scope_key,
             context=self.context, statement=self._analyzer.statement_index, member=self._analyzer.member_index, fix=(fix[0], fix[1], fix[2], not unsafe_fix) if fix else None,
             related=related))

@@ -40,3 +40,19 @@ def test_every_message_is_short(tmp_path):
 def test_every_rule_explains_itself_in_its_docs():
     """The short message leaves the why to the docs: each rule has them."""
     assert [code for code, rule in all_rules().items() if rule.doc is None or not rule.doc.why] == []
+
+
+def test_long_names_are_cut_and_prose_is_kept():
+    from compilelint.rules.base import MAX_MESSAGE, fit_message
+
+    text = ("`controlnet_single_block_samples=None` unannotated is typed Tensor; annotate "
+            "`torch.Tensor | None`")
+    fitted = fit_message(text)
+    assert len(fitted) == MAX_MESSAGE and fitted.endswith("` unannotated is typed Tensor; annotate `torch.Tensor | None`")
+    assert fitted.startswith("`controlnet_") and "…" in fitted  # the longest name gave way, the suggestion did not
+    short = "`x` is never set by default: the scripted module lacks it"
+    assert fit_message(short) == short
+    prose = "a message of prose only, with no name in it, " * 3
+    assert fit_message(prose) == prose  # nothing to cut: the rule's own text decides its length
+    names = "`" + "a" * 40 + "` and `" + "b" * 40 + "` " + "c" * 20
+    assert len(fit_message(names)) == MAX_MESSAGE

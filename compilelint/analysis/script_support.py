@@ -26,7 +26,7 @@ BUILTIN_UNSUPPORTED: dict[str, str] = {
     "id": "compare with `is`",
     "open": "do file I/O outside the compiled code",
     "iter": "loop with `for` over the container",
-    "next": "index the container (`xs[0]`) or loop with `for`",
+    "next": "index it (`xs[0]`) or loop with `for`",
     "callable": "decide outside the compiled code",
     "repr": "use `str(...)`",
     "ascii": "use `str(...)`",

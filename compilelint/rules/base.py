@@ -13,6 +13,7 @@ See tests/test_rule_examples.py for the harness.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -28,6 +29,27 @@ def brief(code: str, width: int = 28) -> str:
     text = lines[0].strip()
     if len(text) > width or len(lines) > 1:
         text = text[:width - 1].rstrip() + "…"
+    return text
+
+
+MAX_MESSAGE = 80  # ruff's messages run about 40 characters; ours name code, so twice that at most
+_SHORTEST_NAME = 12
+
+
+def fit_message(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` within `limit` characters where the code it names (between backticks) is long: the longest name
+    is cut first (`brief`), none below 12 characters, and the prose is never cut. A message whose names are
+    already short is returned as it is, however long."""
+    while len(text) > limit:
+        spans = [(m.end() - m.start(), m.start(), m.end()) for m in re.finditer(r"`[^`\n]+`", text)]
+        if not spans:
+            break
+        _, start, end = max(spans)
+        name = text[start + 1:end - 1]
+        if len(name) <= _SHORTEST_NAME:
+            break
+        keep = max(_SHORTEST_NAME, len(name) - (len(text) - limit))
+        text = text[:start + 1] + name[:keep - 1].rstrip() + "…" + text[end - 1:]
     return text
 
 

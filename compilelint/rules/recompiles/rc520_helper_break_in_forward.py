@@ -7,7 +7,7 @@ import os
 import libcst as cst
 
 from compilelint.analysis.index import call_target, first_break_reached, several_instances
-from compilelint.rules.base import Example, Rule, RuleDoc, brief
+from compilelint.rules.base import Example, Rule, RuleDoc, brief, fit_message
 from compilelint.semantic.calls import tree_callee
 from compilelint.semantic.frames import instance_state_after
 from compilelint.semantic.paths import dead_under_dynamo
@@ -115,4 +115,4 @@ class HelperBreakInForward(Rule):
         brk = found[1]
         where = os.path.basename(brk.path) + (f":{brk.line}" if brk.line else "")
         # a copy: the engine settles the same finding again after placing other files' findings
-        return dataclasses.replace(finding, message=cls.message.format(call=brief(f"{written}(...)", 24), where=brief(where, 26)))
+        return dataclasses.replace(finding, message=fit_message(cls.message.format(call=brief(f"{written}(...)", 24), where=brief(where, 26))))

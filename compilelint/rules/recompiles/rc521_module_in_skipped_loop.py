@@ -6,7 +6,7 @@ import dataclasses
 import libcst as cst
 
 from compilelint.analysis.index import skipped_loops_over
-from compilelint.rules.base import Example, Rule, RuleDoc, brief
+from compilelint.rules.base import Example, Rule, RuleDoc, brief, fit_message
 
 _INPUTS = "[(torch.randn(2, 8),) for _ in range(5)]"
 
@@ -65,7 +65,7 @@ class ModuleInSkippedLoop(Rule):
     severity = "warning"
     tree_facts = True
     uses_graph_breaks = True
-    message = "each `{cls}` in `{attr}` is a frame of its own: recompiles per instance"
+    message = "each `{cls}` in `{attr}` is its own frame: recompiles per instance"
     version_note = ("Verified on 2.13 (backend=\"eager\", five calls of one size): three `Block`s of other widths "
                     "called in a loop that calls `.item()` compile `Block.forward` once per block (`requires_grad "
                     "mismatch`, parameter `size mismatch`); with the norm kept a tensor nothing recompiles. "
@@ -119,7 +119,7 @@ class ModuleInSkippedLoop(Rule):
         if not loops:
             return None
         attr = loops[0][1]
-        return dataclasses.replace(finding, message=cls.message.format(cls=brief(parts[1], 24), attr=brief(attr, 20)))
+        return dataclasses.replace(finding, message=fit_message(cls.message.format(cls=brief(parts[1], 24), attr=brief(attr, 20))))
 
 
 def _docstring(stmt: cst.BaseStatement) -> bool:

@@ -6,7 +6,7 @@ import dataclasses
 import libcst as cst
 
 from compilelint.analysis.index import call_target, first_break_reached
-from compilelint.rules.base import Example, Rule, RuleDoc, brief
+from compilelint.rules.base import Example, Rule, RuleDoc, brief, fit_message
 from compilelint.semantic.loops import comprehension_breaks
 from compilelint.semantic.paths import dead_under_dynamo
 
@@ -110,7 +110,7 @@ class ComprehensionAcrossBreak(Rule):
         """Keep the comprehension where its element breaks (itself, or in what a call of it runs); name where."""
         parts = finding.message.split("\0")[1:]
         if parts == ["own"]:
-            return dataclasses.replace(finding, message=cls.message.format(call="its element"))
+            return dataclasses.replace(finding, message=fit_message(cls.message.format(call="its element")))
         summary = next((s for s in index.modules.values() if s.path == finding.path), None)
         if summary is None or not parts:
             return None
@@ -120,5 +120,5 @@ class ComprehensionAcrossBreak(Rule):
             key = call_target(index, summary.module, kind, target, owner)
             if key is not None and first_break_reached(index, key) is not None:
                 # a copy: the engine settles the same finding again after placing other files' findings
-                return dataclasses.replace(finding, message=cls.message.format(call=brief(target, 28)))
+                return dataclasses.replace(finding, message=fit_message(cls.message.format(call=brief(target, 28))))
         return None

@@ -7,7 +7,7 @@ import json
 import libcst as cst
 
 from compilelint.analysis.nodes import iter_nodes
-from compilelint.rules.base import Example, Rule, RuleDoc, brief
+from compilelint.rules.base import Example, Rule, RuleDoc, brief, fit_message
 from compilelint.semantic.script_types import (build_passes, default_attribute_states, deciding_parameters,
                                                folded_by_script)
 
@@ -205,4 +205,4 @@ class M(torch.nn.Module):
         if builds and all(build_passes(build, deciding) for build in builds):
             return None
         # a copy: the engine settles the same finding again after placing other files' findings
-        return dataclasses.replace(finding, message=text)
+        return dataclasses.replace(finding, message=fit_message(text))

@@ -7,7 +7,7 @@ import os
 import libcst as cst
 
 from compilelint.analysis.scope import SCRIPT_EXEMPT, SCRIPT_ENTRY
-from compilelint.rules.base import Example, Rule, RuleDoc, brief
+from compilelint.rules.base import Example, Rule, RuleDoc, brief, fit_message
 from compilelint.semantic.calls import tree_callee
 
 _MAX_DEPTH = 12
@@ -153,5 +153,5 @@ class M(torch.nn.Module):
         callee = brief(failing_key.partition(":")[2], 20)
         where = os.path.basename(failure.path) + (f":{failure.line}" if failure.line else "")
         # a copy: the engine settles the same finding again after placing other files' findings
-        return dataclasses.replace(finding, message=cls.message.format(
-            call=brief(f"{written}(...)", 20), callee=callee, code=failure.code, where=brief(where, 22)))
+        return dataclasses.replace(finding, message=fit_message(cls.message.format(
+            call=brief(f"{written}(...)", 20), callee=callee, code=failure.code, where=brief(where, 22))))

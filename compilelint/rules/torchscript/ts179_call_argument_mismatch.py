@@ -7,7 +7,7 @@ import json
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc, brief
+from compilelint.rules.base import Example, Rule, RuleDoc, brief, fit_message
 from compilelint.semantic.script_types import optional_at
 
 _BUILTINS = frozenset(dir(builtins))
@@ -201,5 +201,5 @@ class M(torch.nn.Module):
             return None
         param, how = found.pop()
         what = {"omitted": "call leaves None in", "none": "None passed to", "optional": "Optional passed to"}[how]
-        return dataclasses.replace(finding, message=cls.message.format(what=what, callee=written,
-                                                                       param=brief(param, 16)))
+        return dataclasses.replace(finding, message=fit_message(cls.message.format(what=what, callee=written,
+                                                                       param=brief(param, 16))))

@@ -6,7 +6,7 @@ import json
 
 import libcst as cst
 
-from compilelint.rules.base import Example, Rule, RuleDoc, brief
+from compilelint.rules.base import Example, Rule, RuleDoc, brief, fit_message
 from compilelint.semantic.script_types import compiled_by_script, stored_instances
 
 
@@ -137,4 +137,4 @@ class M(torch.nn.Module):
         name, why = failures[0]
         what = (cls._DATACLASS.format(name=brief(name, 14)) if why == "a dataclass"
                 else cls._HOLDER.format(name=brief(name, 12)))
-        return dataclasses.replace(finding, message=cls.message.format(attr=brief(attr, 13), what=what))
+        return dataclasses.replace(finding, message=fit_message(cls.message.format(attr=brief(attr, 13), what=what)))
