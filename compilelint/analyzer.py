@@ -877,6 +877,7 @@ class FileAnalyzer:
         info = self._current_info
         info.loop_calls.extend(c for c in recorded if c not in info.loop_calls)
         func = call.func
+        self._note_element_call(call, recorded)
         attr = None
         if type(func) is cst.Subscript and type(func.value) is cst.Attribute and type(func.value.value) is cst.Name \
                 and func.value.value.value == "self":
@@ -896,6 +897,27 @@ class FileAnalyzer:
                       for e in t.target.elements if type(e.value) is cst.Name}
             if bound & {a.value.value for a in call.args if type(a.value) is cst.Name}:
                 info.chained_elements.append(attr)
+
+    def _note_element_call(self, call: cst.Call, recorded: list[tuple[str, str]]) -> None:
+        """A call in a `for` loop handing the loop's element to a function (`fn(param, shape, module)`), or a
+        method of the element (`module.forward_parameters(shape)`): FunctionInfo.element_calls / element_methods."""
+        loop = next((a for a in reversed(self.ctx.ancestors) if type(a) is cst.For), None)
+        if loop is None:
+            return
+        targets = loop.target.elements if type(loop.target) is cst.Tuple else (loop.target,)
+        names = {t.value.value if type(t) is cst.Element else t.value for t in targets
+                 if type(t.value if type(t) is cst.Element else t) is cst.Name}
+        info = self._current_info
+        func = call.func
+        inside = self.ctx.ancestors[:self.ctx.ancestors.index(loop)]
+        if recorded and not any(type(a) in (cst.If, cst.Try, cst.While, cst.For, cst.With) for a in
+                                inside[inside.index(self.ctx.function) + 1:] if self.ctx.function in inside):
+            info.sure_loop_calls.extend(c for c in recorded if c not in info.sure_loop_calls)
+        if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value in names:
+            if func.attr.value not in info.element_methods:
+                info.element_methods.append(func.attr.value)
+        elif recorded and any(type(a.value) is cst.Name and a.value.value in names for a in call.args):
+            info.element_calls.extend(c for c in recorded if c not in info.element_calls)
 
     def _note_appended(self, call: cst.Call) -> None:
         """`self.convs.append(GCNConv(...))`, `self.convs.append(self.init_conv(...))`: what the module container

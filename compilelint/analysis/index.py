@@ -39,6 +39,12 @@ class FunctionInfo:
     loop_calls: list[tuple[str, str]] = field(default_factory=list)
     looped_elements: list[str] = field(default_factory=list)
     chained_elements: list[str] = field(default_factory=list)  # of those, fed what the last returned (`x = layer(x)`)
+    # Calls in a `for` loop handing the loop's element to a function (`fn(param, shape, module)`), as `calls`, and
+    # the methods called on the element (`module.forward_parameters(shape)`): a frame each where the loop breaks
+    element_calls: list[tuple[str, str]] = field(default_factory=list)
+    element_methods: list[str] = field(default_factory=list)
+    # Of the calls in a `for` loop, those of a loop that every call of the function runs (under no branch)
+    sure_loop_calls: list[tuple[str, str]] = field(default_factory=list)
     line: int = 0  # of its `def` (Python's ast; 0 where unknown): where a finding says it was reached from
     # Its parameters as TorchScript types them (semantic.script_types.script_signature): (name, "Tensor" /
     # "Optional" / "other", default "none" / "value" / "", keyword-only); None where it takes *args or **kwargs.
@@ -422,3 +428,47 @@ def skipped_loops_over(index: RepoIndex, class_key: str) -> list[tuple[str, str]
                     if held and all(index.find_method(c, "forward") is forward for c in held):
                         alone.add((fn.key, attr))
     return [loop for loop in out if loop in alone] if inlined else out
+
+
+def element_loops(index: RepoIndex) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The functions whose `for` loop breaks the graph (`loop_breaks`) and hands the loop's element to a function
+    of the tree (callee key -> callers) or calls a method on it (method name -> callers); once per index. Dynamo
+    skips such a function whole, so each callee runs as a frame of its own, guarded on the element it is given."""
+    cached = index.__dict__.get("_element_loops")
+    if cached is not None:
+        return cached
+    handed: dict[str, list[str]] = {}
+    methods: dict[str, list[str]] = {}
+    for fn in index.functions.values():
+        calls, called = getattr(fn, "element_calls", ()), getattr(fn, "element_methods", ())
+        if not (calls or called) or not loop_breaks(index, fn, ""):
+            continue
+        module, _, local = fn.key.partition(":")
+        owner = local.split(".")[0] if "." in local else None
+        for kind, name in calls:
+            callee = call_target(index, module, kind, name, owner)
+            if callee is not None:
+                handed.setdefault(callee, []).append(fn.key)
+        for name in called:
+            methods.setdefault(name, []).append(fn.key)
+    cached = index.__dict__["_element_loops"] = (handed, methods)
+    return cached
+
+
+def sharing_classes(index: RepoIndex, class_key: str, method: str) -> list[str]:
+    """The tree's classes (the class and its subclasses) whose `method` is the class's own: one code object, so
+    one frame that Dynamo guards on `type(self)`."""
+    own = index.find_method(class_key, method)
+    return [c for c in _descendants(index, class_key) if own is not None and index.find_method(c, method) is own]
+
+
+def skipped_whole(index: RepoIndex, fn: FunctionInfo) -> bool:
+    """Whether every call of `fn` runs a `for` loop (one under no branch) calling code that breaks the graph:
+    Dynamo then skips its frame whole, and a skipped frame never recompiles."""
+    module = fn.key.partition(":")[0]
+    owner = fn.key.partition(":")[2].split(".")[0] if "." in fn.key.partition(":")[2] else None
+    for kind, name in getattr(fn, "sure_loop_calls", ()):
+        callee = call_target(index, module, kind, name, owner)
+        if callee is not None and first_break_reached(index, callee) is not None:
+            return True
+    return False
