@@ -219,7 +219,7 @@ class RuleContext:
             severity = _LOWER.get(severity, severity)
             message = (message or rule.message).rstrip(". ") + " (training only)"
         message = message or rule.message
-        if "\0" not in message:  # a tree_facts rule's own data for `settle`, which writes the message
+        if not rule.tree_facts:  # a tree_facts rule's message carries its data for `settle`, which fits it
             message = fit_message(message)
         self._analyzer.candidates.append(Candidate(
             rule=rule.code, node=node, message=message, severity=severity,

@@ -6,7 +6,7 @@ import re
 import libcst as cst
 
 from compilelint.analysis.names import dotted
-from compilelint.rules.base import Example, RuleDoc, brief
+from compilelint.rules.base import Example, RuleDoc, brief, fit_message
 from compilelint.rules.custom_ops._common import NOT_TREE_HEADS, CustomOpRule
 from compilelint.semantic.custom_ops import OpDefinition, op_name_of_ops_path
 
@@ -216,6 +216,6 @@ class M(torch.nn.Module):
             op = registry.lookup(pending.group(1)) if pending else None
         if op is None or registry.has_fake(op):
             return None
-        finding.message = _message(written, op)
+        finding.message = fit_message(_message(written, op))
         finding.gb_id = "GB0090" if op.how == "define" else None
         return finding
