@@ -13,6 +13,8 @@ def render_rule_doc(rule: type[Rule]) -> str:
     lines.append(f"Verified on torch {rule.verified_on}." + (f" {rule.version_note}" if rule.version_note else ""))
     if rule.min_torch or rule.max_torch:
         lines.append(f"Applies to torch {rule.min_torch or 'any'} to {rule.max_torch or 'current'}.")
+    if rule.max_python:
+        lines.append(f"Applies on Python up to {rule.max_python}.")
     if rule.has_fix:
         lines.append("Fix available (`--fix`).")
     if rule.opt_in:

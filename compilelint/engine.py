@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import signal
 import stat
+import sys
 from dataclasses import dataclass, field
 
 from compilelint.analysis.index import RepoIndex
@@ -63,7 +64,7 @@ def selected_rules(config: Config) -> list[str]:
     chosen -= select_codes(codes, config.ignore)
     enabled_targets = set(candidate_targets(config.targets))  # "auto" narrows them once the tree is indexed
     return sorted(c for c in chosen if (set(rules[c].targets) & enabled_targets or not rules[c].targets)
-                  and applies_to_torch(rules[c], config.torch_version))
+                  and applies_to_torch(rules[c], config.torch_version) and applies_to_python(rules[c]))
 
 
 def _version(text: str) -> tuple[int, ...]:
@@ -78,6 +79,11 @@ def applies_to_torch(rule: type[Rule], version: str) -> bool:
     if rule.max_torch and v > _version(rule.max_torch):
         return False
     return True
+
+
+def applies_to_python(rule: type[Rule], version: tuple[int, ...] | None = None) -> bool:
+    """Whether a rule's claim holds on this Python (its max_python): the interpreter compilelint runs on."""
+    return not rule.max_python or (version or tuple(sys.version_info[:2])) <= _version(rule.max_python)
 
 
 class _FileTimeout(BaseException):

@@ -377,3 +377,15 @@ class M(torch.nn.Module):
     live = tmp_path / "live.py"
     live.write_text(code.replace("if not torch.jit.is_tracing():", "if True:"))
     assert {f.code for f in lint([str(live)], Config(select=["TR"], root=str(tmp_path)), jobs=1).findings}
+
+
+def test_a_rule_for_older_python_is_off_on_a_newer_one():
+    """RC522's claim (a comprehension's length guarded in the resume frame) holds up to Python 3.11: 3.12
+    inlines comprehensions, and Dynamo then runs the whole function eagerly."""
+    from compilelint.engine import applies_to_python
+    from compilelint.rules.registry import all_rules
+
+    rule = all_rules()["RC522"]
+    assert rule.max_python == "3.11"
+    assert applies_to_python(rule, (3, 11)) and not applies_to_python(rule, (3, 12))
+    assert all(applies_to_python(r, (3, 14)) for r in all_rules().values() if not r.max_python)

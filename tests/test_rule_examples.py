@@ -10,8 +10,21 @@ from tests.harness import lint_example, torch_verdict, write_example
 torch = pytest.importorskip("torch")
 
 RULES = all_rules()
-BAD = [pytest.param(rule, i, id=f"{code}-bad{i}") for code, rule in RULES.items() for i in range(len(rule.bad))]
-GOOD = [pytest.param(rule, i, id=f"{code}-good{i}") for code, rule in RULES.items() for i in range(len(rule.good))]
+# A rule whose claim holds up to some Python only (Rule.max_python) is off on a newer one, and its examples are
+# not judged there: what that Python does instead is in the rule's version_note.
+_OFF_HERE = [pytest.mark.skip(reason="the rule's claim holds on older Python only (max_python)")]
+
+
+def _marks(rule) -> list:  # noqa: ANN001
+    from compilelint.engine import applies_to_python
+
+    return [] if applies_to_python(rule) else _OFF_HERE
+
+
+BAD = [pytest.param(rule, i, id=f"{code}-bad{i}", marks=_marks(rule)) for code, rule in RULES.items()
+       for i in range(len(rule.bad))]
+GOOD = [pytest.param(rule, i, id=f"{code}-good{i}", marks=_marks(rule)) for code, rule in RULES.items()
+        for i in range(len(rule.good))]
 
 
 def test_every_rule_has_docs_and_both_kinds_of_example():

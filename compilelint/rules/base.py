@@ -130,6 +130,10 @@ class Rule:
     # A project's `torch-version` outside the range turns the rule off.
     min_torch: ClassVar[str | None] = None
     max_torch: ClassVar[str | None] = None
+    # The newest Python ("3.11" style) the claim holds on, where Python itself changes what torch sees (3.12
+    # inlines comprehensions): newer, the rule is off. Judged by the Python compilelint runs on, which is the
+    # project's own in a venv or CI job.
+    max_python: ClassVar[str | None] = None
     # Runs only when its own code is selected (`select = ["TR315"]`), never through "ALL" or a prefix: a claim
     # real torch does not show on the real-world models' inputs (benchmarks/realworld), kept for who asks.
     opt_in: ClassVar[bool] = False

@@ -67,6 +67,7 @@ class ComprehensionAcrossBreak(Rule):
     tree_facts = True
     uses_graph_breaks = True
     message = "list built across a graph break in `{call}`: recompiles per length"
+    max_python = "3.11"  # 3.12 inlines comprehensions (PEP 709): the break is one in a loop, no recompile
     version_note = ("Verified on 2.13 with Python 3.11 (backend=\"eager\", four calls): a comprehension over 2, 3, "
                     "4, 5 rows whose element calls a method that reads `float(...)` of a tensor compiles the code "
                     "after it once per length (`len(___stack0) == 2`, then 3, 4), and the caller once per row "
