@@ -100,6 +100,7 @@ class Candidate:
     member: int  # index of the statement in that top-level class's body holding it (-1: not in one)
     fix: tuple[cst.CSTNode, cst.CSTNode, str, bool] | None = None
     related: tuple[tuple[cst.CSTNode, str], ...] = ()  # (node in the same function, what happens there)
+    pending: str = ""  # a tree_facts rule's data for its settle (Finding.pending)
 
 
 @dataclass
@@ -188,12 +189,13 @@ class RuleContext:
     def report(self, node: cst.CSTNode, message: str | None = None, *, severity: str | None = None,
                gb_id: str | None = None, in_class: bool = False,
                fix: tuple[cst.CSTNode, cst.CSTNode, str] | None = None, unsafe_fix: bool = False,
-               related: tuple[tuple[cst.CSTNode, str], ...] = ()) -> None:
+               related: tuple[tuple[cst.CSTNode, str], ...] = (), pending: str = "") -> None:
         """Record a finding of the current rule at `node`.
 
         `fix` is (node to replace, replacement node, description). `in_class` attributes the
         finding to the class (for findings in `__init__` or the class body, which no compile path
-        runs but which decide whether the module compiles).
+        runs but which decide whether the module compiles). `pending` is a `tree_facts` rule's data for its
+        `settle` (JSON text), carried beside the message, never in it: the message is fitted like any other.
         """
         rule = self.rule
         assert rule is not None
@@ -218,14 +220,12 @@ class RuleContext:
             # one level lower, and says so (TorchScript compiles both sides, so its claims stand)
             severity = _LOWER.get(severity, severity)
             message = (message or rule.message).rstrip(". ") + " (training only)"
-        message = message or rule.message
-        if not rule.tree_facts:  # a tree_facts rule's message carries its data for `settle`, which fits it
-            message = fit_message(message)
+        message = fit_message(message or rule.message)
         self._analyzer.candidates.append(Candidate(
             rule=rule.code, node=node, message=message, severity=severity,
             targets=tuple(rule.targets), gb_id=gb_id or rule.gb_id, scope_key=scope_key,
             context=self.context, statement=self._analyzer.statement_index, member=self._analyzer.member_index, fix=(fix[0], fix[1], fix[2], not unsafe_fix) if fix else None,
-            related=related))
+            related=related, pending=pending))
 
 
 _LOWER = {"error": "warning", "warning": "note"}
@@ -1166,7 +1166,8 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
     for c in candidates:
         if id(c) in deferred:  # line 0: "position not computed"; the engine re-analyzes if it is kept
             out.append((Finding(code=c.rule, message=c.message, path=path, line=0, col=0, end_line=0, end_col=0,
-                                severity=c.severity, targets=c.targets, gb_id=c.gb_id, context=c.context),
+                                severity=c.severity, targets=c.targets, gb_id=c.gb_id, context=c.context,
+                                pending=c.pending),
                         c.scope_key, False))
             continue
         line, col, end_line, end_col = positions.get(id(c.node), (1, 0, 1, 0))
@@ -1185,6 +1186,7 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
                    if id(n) in positions]
         finding = Finding(code=c.rule, message=c.message, path=path, line=line, col=col, end_line=end_line,
                           end_col=end_col, severity=c.severity, targets=c.targets, gb_id=c.gb_id,
-                          context=c.context, source_line=source_line, fix=fix, related=related)
+                          context=c.context, source_line=source_line, fix=fix, related=related,
+                          pending=c.pending)
         out.append((finding, c.scope_key, c.rule in anywhere))
     return out

@@ -63,6 +63,9 @@ class Finding:
     # The findings of rules for other targets about the same construct at the same node, shown with this one as
     # one result (compilelint/report/merge.py); empty as the rules report them
     also: list[Finding] = field(default_factory=list)
+    # Data a `tree_facts` rule hands from its visit to its `settle` (JSON text the rule writes; settle clears it):
+    # never shown (to_dict drops it) and no part of the fingerprint. The message is only ever the message.
+    pending: str = ""
 
     @property
     def codes(self) -> tuple[str, ...]:
@@ -78,6 +81,13 @@ class Finding:
 
     def to_dict(self) -> dict:
         d = asdict(self)
+        _drop_pending(d)
         d["targets"] = list(self.targets)
         d["fingerprint"] = self.fingerprint()
         return d
+
+
+def _drop_pending(d: dict) -> None:
+    d.pop("pending", None)
+    for other in d.get("also", ()):
+        _drop_pending(other)

@@ -370,3 +370,36 @@ def test_call_in_a_helper_of_another_file_keeps_its_message_through_the_second_p
     direct = _findings(_tree(tmp_path / "direct", {"pkg/__init__.py": "", "pkg/ops.py": OPS, "pkg/model.py": MODEL}),
                        ["CO801"])
     assert found[0][3] == direct[0][3]  # the settled message, as where the first pass places the call
+
+
+def test_data_for_settle_rides_beside_a_message_cut_to_fit(tmp_path):
+    """A tree-settled call whose names are long enough that its message is cut to fit: what settle needs (the
+    imported callee) travels in Finding.pending, so the cut cannot lose it. The settled finding holds no pending
+    data, the JSON report never shows it, and the per-file result carries it through the cache's codec."""
+    import json
+
+    from compilelint.analyzer import analyze_source
+    from compilelint.cache import result_from_json, result_to_json
+    from compilelint.report.json import render_json
+    from compilelint.rules.base import MAX_MESSAGE
+    from compilelint.rules.registry import all_rules
+
+    name = "suppress_overlapping_rotated_detection_boxes_by_score"
+    ops = OPS.replace("def nms(", f"def {name}(")
+    model = MODEL.replace("import nms", f"import {name}").replace("nms(boxes", f"{name}(boxes")
+    long_module = "rotated_detection_postprocessing_kernels"
+    model = model.replace("pkg.ops", f"pkg.{long_module}")
+    root = _tree(tmp_path, {"pkg/__init__.py": "", f"pkg/{long_module}.py": ops, "pkg/model.py": model})
+    result = lint([str(root)], Config(select=["CO801"], root=str(root)), jobs=1)
+    assert [(f.code, f.line) for f in result.findings] == [("CO801", 8)]
+    finding = result.findings[0]
+    assert len(finding.message) <= MAX_MESSAGE and "det::nms" in finding.message and finding.pending == ""
+    assert "pending" not in json.dumps(json.loads(render_json(result.findings, root=str(root))))
+
+    path = root / "pkg" / "model.py"
+    first_pass = analyze_source(str(path), path.read_bytes(), [all_rules()["CO801"]()])
+    (found, _, _), = first_pass.findings
+    pending = json.loads(found.pending)
+    assert pending["callee"] == f"pkg.{long_module}.{name}" and pending["written"] == name
+    assert "\0" not in found.message and len(found.message) <= MAX_MESSAGE
+    assert result_from_json(result_to_json(first_pass)) == first_pass

@@ -183,8 +183,9 @@ class Rule:
 
     @classmethod
     def settle(cls, finding: Any, index: Any, scope: Any) -> Any:
-        """For `tree_facts` rules: the finding as the whole tree decides it (its message completed), or None to
-        drop it. Reads the index (compilelint/analysis/index.py `RepoIndex`; `index.script_failures`: function
+        """For `tree_facts` rules: the finding as the whole tree decides it (its message completed, as a copy with
+        `pending` cleared: the engine may settle the same finding again), or None to drop it. What the visit found
+        comes in `finding.pending` (the JSON text given to `ctx.report(..., pending=...)`). Reads the index (compilelint/analysis/index.py `RepoIndex`; `index.script_failures`: function
         key -> the first finding of a `fails_while_scripting` rule in it, for `uses_script_failures` rules) and the
         scope (function key -> the compile paths that reach it); never walks files itself."""
         return finding

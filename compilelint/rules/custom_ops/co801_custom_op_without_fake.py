@@ -1,7 +1,8 @@
 """CO801: a custom op called from compiled code, with no fake implementation anywhere in the linted tree."""
 from __future__ import annotations
 
-import re
+import dataclasses
+import json
 
 import libcst as cst
 
@@ -9,9 +10,6 @@ from compilelint.analysis.names import dotted
 from compilelint.rules.base import Example, RuleDoc, brief, fit_message
 from compilelint.rules.custom_ops._common import NOT_TREE_HEADS, CustomOpRule
 from compilelint.semantic.custom_ops import OpDefinition, op_name_of_ops_path
-
-_KNOWN = re.compile(r"calls custom op `([^`]+)`")
-_PENDING = re.compile(r"^`[^`]+` \(`([^`]+)`\)")
 
 
 def _message(written: str, op: OpDefinition) -> str:
@@ -191,31 +189,30 @@ class M(torch.nn.Module):
             op = facts.by_name(name)
             if name in facts.faked or (op is not None and facts.has_local_fake(op)):
                 return
-            ctx.report(node, _message(written, op) if op else
-                       f"`{written}` calls custom op `{name}`; whether it has a fake is settled over the tree")
+            ctx.report(node, _message(written, op) if op else None,
+                       pending=json.dumps({"written": written, "op": op.name if op else name}))
             return
         head = written.partition(".")[0]
         if head in ctx.facts.aliases:  # imported: another file of the tree may define it
             if callee and callee.partition(".")[0] not in NOT_TREE_HEADS:
-                ctx.report(node, f"`{written}` (`{callee}`) may be a custom op; settled over the tree")
+                ctx.report(node, pending=json.dumps({"written": written, "callee": callee}))
             return
         op = facts.by_python(f"{ctx.module_name}.{written}")
         if op is not None and not facts.has_local_fake(op):
-            ctx.report(node, _message(written, op), gb_id="GB0090" if op.how == "define" else None)
+            ctx.report(node, _message(written, op), gb_id="GB0090" if op.how == "define" else None,
+                       pending=json.dumps({"written": written, "op": op.name}))
 
     @classmethod
     def settle(cls, finding, index, scope):  # noqa: ANN001, ANN206
         """Keep the finding where the op is defined in the tree and no file of it registers a fake."""
+        if not finding.pending:
+            return finding  # settled already: a copy the engine keeps (the original still holds its data)
         registry = index.custom_ops
-        written = finding.message[1:].partition("`")[0]
-        known = _KNOWN.search(finding.message)
-        if known is not None:
-            op = registry.by_name.get(known.group(1))
-        else:
-            pending = _PENDING.match(finding.message)
-            op = registry.lookup(pending.group(1)) if pending else None
+        # the op's name where the call names it (`torch.ops.ns.op`, a local op), else the imported callee
+        pending = json.loads(finding.pending)
+        op = registry.by_name.get(pending["op"]) if "op" in pending else registry.lookup(pending["callee"])
         if op is None or registry.has_fake(op):
             return None
-        finding.message = fit_message(_message(written, op))
-        finding.gb_id = "GB0090" if op.how == "define" else None
-        return finding
+        # a copy: the engine settles the same finding again after placing other files' findings
+        return dataclasses.replace(finding, message=fit_message(_message(pending["written"], op)),
+                                   gb_id="GB0090" if op.how == "define" else None, pending="")

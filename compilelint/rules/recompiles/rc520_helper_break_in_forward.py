@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 
 import libcst as cst
@@ -93,15 +94,14 @@ class HelperBreakInForward(Rule):
         func = node.func
         if dead_under_dynamo(ctx, node) or not instance_state_after(node, ctx):
             return  # nothing of the instance read after the break: its resume frame guards none of it
-        ctx.report(node, f"\0{kind}\0{target}\0{ctx.code_for(func)}")
+        ctx.report(node, pending=json.dumps([kind, target, ctx.code_for(func)]))
 
     @classmethod
     def settle(cls, finding, index, scope):  # noqa: ANN001, ANN206
         """Keep the call where what it runs breaks the graph; name the call and where it breaks."""
-        parts = finding.message.split("\0")
-        if len(parts) != 4:
-            return None
-        _, kind, target, written = parts
+        if not finding.pending:
+            return finding  # settled already: a copy the engine keeps (the original still holds its data)
+        kind, target, written = json.loads(finding.pending)
         summary = next((s for s in index.modules.values() if s.path == finding.path), None)
         if summary is None:
             return None
@@ -115,4 +115,4 @@ class HelperBreakInForward(Rule):
         brk = found[1]
         where = os.path.basename(brk.path) + (f":{brk.line}" if brk.line else "")
         # a copy: the engine settles the same finding again after placing other files' findings
-        return dataclasses.replace(finding, message=fit_message(cls.message.format(call=brief(f"{written}(...)", 24), where=brief(where, 26))))
+        return dataclasses.replace(finding, pending="", message=fit_message(cls.message.format(call=brief(f"{written}(...)", 24), where=brief(where, 26))))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import libcst as cst
 
@@ -167,27 +168,30 @@ class ModuleInSkippedLoop(Rule):
             return
         name = node.name.value
         if cls is not None and name == "forward" and cls.bases:
-            ctx.report(first, f"\0{cls.name.value}")
+            ctx.report(first, pending=json.dumps(["forward", cls.name.value]))
         elif _takes_module(node, ctx):
-            ctx.report(first, f"\0handed\0{ctx.context}")
+            ctx.report(first, pending=json.dumps(["handed", ctx.context]))
         elif cls is not None and cls.bases and not name.startswith("__") and ctx.context.count(".") == 1:
-            ctx.report(first, f"\0method\0{ctx.context}")
+            ctx.report(first, pending=json.dumps(["method", ctx.context]))
 
     @classmethod
     def settle(cls, finding, index, scope):  # noqa: ANN001, ANN206
         """Keep the forward where a loop that breaks calls its instances; name the container."""
-        parts = finding.message.split("\0")
+        if not finding.pending:
+            return finding  # settled already: a copy the engine keeps (the original still holds its data)
+        how, name = json.loads(finding.pending)  # "forward" and its class, or "handed"/"method" and the function
         summary = next((s for s in index.modules.values() if s.path == finding.path), None)
-        if summary is None or len(parts) not in (2, 3):
+        if summary is None:
             return None
-        if len(parts) == 3:
-            return cls._settle_element(finding, index, scope, summary.module, parts[1], parts[2])
-        loops = [(key, attr) for key, attr in skipped_loops_over(index, f"{summary.module}:{parts[1]}")
+        if how != "forward":
+            return cls._settle_element(finding, index, scope, summary.module, how, name)
+        loops = [(key, attr) for key, attr in skipped_loops_over(index, f"{summary.module}:{name}")
                  if "dynamo" in scope.get(key, ())]
         if not loops:
             return None
         attr = loops[0][1]
-        return dataclasses.replace(finding, message=fit_message(cls.message.format(cls=brief(parts[1], 24), attr=brief(attr, 20))))
+        return dataclasses.replace(finding, pending="", message=fit_message(cls.message.format(
+            cls=brief(name, 24), attr=brief(attr, 20))))
 
 
     @classmethod
@@ -210,10 +214,10 @@ class ModuleInSkippedLoop(Rule):
             return None
         caller = brief(callers[0].partition(":")[2], 28)
         if how == "handed":
-            return dataclasses.replace(finding, message=cls.handed_message.format(caller=caller))
+            return dataclasses.replace(finding, pending="", message=fit_message(cls.handed_message.format(caller=caller)))
         owner, _, method = context.partition(".")
-        return dataclasses.replace(finding, message=cls.method_message.format(
-            cls=brief(owner, 20), method=brief(method, 20), caller=caller))
+        return dataclasses.replace(finding, pending="", message=fit_message(cls.method_message.format(
+            cls=brief(owner, 20), method=brief(method, 20), caller=caller)))
 
 
 def _takes_module(node: cst.FunctionDef, ctx) -> bool:  # noqa: ANN001

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import libcst as cst
 
@@ -101,25 +102,25 @@ class ComprehensionAcrossBreak(Rule):
         if found is None:
             return
         own, callees = found
-        if own:
-            ctx.report(node, "\0own")
-        elif callees:
-            ctx.report(node, "\0" + "\0".join(f"{kind}\1{target}" for kind, target in callees))
+        if own or callees:  # its element breaks itself, or one of these calls (kind, target) may
+            ctx.report(node, pending=json.dumps({"own": bool(own), "callees": [] if own else list(callees)}))
 
     @classmethod
     def settle(cls, finding, index, scope):  # noqa: ANN001, ANN206
         """Keep the comprehension where its element breaks (itself, or in what a call of it runs); name where."""
-        parts = finding.message.split("\0")[1:]
-        if parts == ["own"]:
-            return dataclasses.replace(finding, message=fit_message(cls.message.format(call="its element")))
+        if not finding.pending:
+            return finding  # settled already: a copy the engine keeps (the original still holds its data)
+        pending = json.loads(finding.pending)
+        if pending["own"]:
+            return dataclasses.replace(finding, pending="", message=fit_message(cls.message.format(call="its element")))
         summary = next((s for s in index.modules.values() if s.path == finding.path), None)
-        if summary is None or not parts:
+        if summary is None or not pending["callees"]:
             return None
         owner = finding.context.partition(".")[0] if "." in finding.context else None
-        for part in parts:
-            kind, _, target = part.partition("\1")
+        for kind, target in pending["callees"]:
             key = call_target(index, summary.module, kind, target, owner)
             if key is not None and first_break_reached(index, key) is not None:
                 # a copy: the engine settles the same finding again after placing other files' findings
-                return dataclasses.replace(finding, message=fit_message(cls.message.format(call=brief(target, 28))))
+                return dataclasses.replace(finding, pending="", message=fit_message(cls.message.format(
+                    call=brief(target, 28))))
         return None

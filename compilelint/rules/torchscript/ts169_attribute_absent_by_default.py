@@ -7,7 +7,7 @@ import json
 import libcst as cst
 
 from compilelint.analysis.nodes import iter_nodes
-from compilelint.rules.base import Example, Rule, RuleDoc, brief, fit_message
+from compilelint.rules.base import Example, Rule, RuleDoc, brief
 from compilelint.semantic.script_types import (build_passes, default_attribute_states, deciding_parameters,
                                                folded_by_script)
 
@@ -189,20 +189,20 @@ class M(torch.nn.Module):
         else:
             text = self.message.format(attr=brief(attr, 24), state="None", error="`==` has no NoneType variant")
         deciding = deciding_parameters(attr, ctx)
-        ctx.report(node, f"{text}\0{ctx.class_node.name.value}\0{json.dumps(deciding)}")
+        ctx.report(node, text, pending=json.dumps([ctx.class_node.name.value, deciding]))
 
     @classmethod
     def settle(cls, finding, index, scope):  # noqa: ANN001, ANN206
         """Drop the claim where the tree builds the class, and every build passes a parameter that decides the
         attribute (the defaults' state is then never built); keep it where nothing in the tree builds it."""
-        parts = finding.message.split("\0")
-        if len(parts) != 3:
+        if not finding.pending:
             return finding
-        text, class_name, encoded = parts
-        deciding = [tuple(p) for p in json.loads(encoded)]
+        class_name, encoded = json.loads(finding.pending)
+        deciding = [tuple(p) for p in encoded]
         summary = next((s for s in index.modules.values() if s.path == finding.path), None)
         builds = index.builds_of(f"{summary.module}:{class_name}") if summary is not None and deciding else []
         if builds and all(build_passes(build, deciding) for build in builds):
             return None
-        # a copy: the engine settles the same finding again after placing other files' findings
-        return dataclasses.replace(finding, message=fit_message(text))
+        # a copy: the engine settles the same finding again after placing other files' findings (the one it
+        # keeps still holds its pending data)
+        return dataclasses.replace(finding, pending="")

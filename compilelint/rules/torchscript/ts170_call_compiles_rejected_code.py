@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 
 import libcst as cst
@@ -132,15 +133,14 @@ class M(torch.nn.Module):
             return
         kind, target = callee
         func = node.func
-        ctx.report(node, f"\0{kind}\0{target}\0{ctx.code_for(func)}")
+        ctx.report(node, pending=json.dumps([kind, target, ctx.code_for(func)]))
 
     @classmethod
     def settle(cls, finding, index, scope):  # noqa: ANN001, ANN206
         """Keep the call where what it compiles holds a TorchScript failure; name the callee and the failure."""
-        parts = finding.message.split("\0")
-        if len(parts) != 4:
-            return None
-        _, kind, target, written = parts
+        if not finding.pending:
+            return finding  # settled already: a copy the engine keeps (the original still holds its data)
+        kind, target, written = json.loads(finding.pending)
         summary = next((s for s in index.modules.values() if s.path == finding.path), None)
         if summary is None:
             return None
@@ -153,5 +153,5 @@ class M(torch.nn.Module):
         callee = brief(failing_key.partition(":")[2], 20)
         where = os.path.basename(failure.path) + (f":{failure.line}" if failure.line else "")
         # a copy: the engine settles the same finding again after placing other files' findings
-        return dataclasses.replace(finding, message=fit_message(cls.message.format(
+        return dataclasses.replace(finding, pending="", message=fit_message(cls.message.format(
             call=brief(f"{written}(...)", 20), callee=callee, code=failure.code, where=brief(where, 22))))

@@ -180,12 +180,14 @@ class M(torch.nn.Module):
         args = [_argument_kind(a.value, ctx) for a in node.args if a.keyword is None]
         keywords = {a.keyword.value: _argument_kind(a.value, ctx) for a in node.args if a.keyword is not None}
         owner = ctx.class_node.name.value if ctx.class_node is not None else ""
-        ctx.report(node, "\0" + json.dumps([*callee, owner, args, keywords, brief(ctx.code_for(node.func), 24)]))
+        ctx.report(node, pending=json.dumps([*callee, owner, args, keywords, brief(ctx.code_for(node.func), 24)]))
 
     @classmethod
     def settle(cls, finding, index, scope):  # noqa: ANN001, ANN206
         """Keep the call where every function it may run has a TorchScript signature its arguments miss."""
-        kind, target, owner, args, keywords, written = json.loads(finding.message[1:])
+        if not finding.pending:
+            return finding  # settled already: a copy the engine keeps (the original still holds its data)
+        kind, target, owner, args, keywords, written = json.loads(finding.pending)
         summary = next((s for s in index.modules.values() if s.path == finding.path), None)
         functions = _functions(index, summary.module, owner or None, kind, target) if summary is not None else None
         if not functions:
@@ -201,5 +203,5 @@ class M(torch.nn.Module):
             return None
         param, how = found.pop()
         what = {"omitted": "call leaves None in", "none": "None passed to", "optional": "Optional passed to"}[how]
-        return dataclasses.replace(finding, message=fit_message(cls.message.format(what=what, callee=written,
+        return dataclasses.replace(finding, pending="", message=fit_message(cls.message.format(what=what, callee=written,
                                                                        param=brief(param, 16))))

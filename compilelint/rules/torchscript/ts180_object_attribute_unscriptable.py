@@ -122,12 +122,14 @@ class M(torch.nn.Module):
         if classes is None or not compiled_by_script(fn, node):
             return
         self._reported.add(attr)
-        ctx.report(node, "\0" + json.dumps([attr, classes]))
+        ctx.report(node, pending=json.dumps([attr, classes]))
 
     @classmethod
     def settle(cls, finding, index, scope):  # noqa: ANN001, ANN206
         """Keep the read where every class `__init__` may store there is one TorchScript cannot compile."""
-        attr, classes = json.loads(finding.message[1:])
+        if not finding.pending:
+            return finding  # settled already: a copy the engine keeps (the original still holds its data)
+        attr, classes = json.loads(finding.pending)
         failures = []
         for qualified in classes:
             why = index.script_class_failure(index.resolve(qualified))
@@ -137,4 +139,4 @@ class M(torch.nn.Module):
         name, why = failures[0]
         what = (cls._DATACLASS.format(name=brief(name, 14)) if why == "a dataclass"
                 else cls._HOLDER.format(name=brief(name, 12)))
-        return dataclasses.replace(finding, message=fit_message(cls.message.format(attr=brief(attr, 13), what=what)))
+        return dataclasses.replace(finding, pending="", message=fit_message(cls.message.format(attr=brief(attr, 13), what=what)))
