@@ -367,6 +367,8 @@ def _script_failures(results: list[FileResult], rules: dict, index: RepoIndex,
 
 
 _TREE_RETURNS: dict[str, str] = {}  # this run's analysis/returns.py table, handed to every worker
+
+
 def _sources(files: list[str], max_bytes: int) -> list[tuple[str, bool, str]]:
     """(module, is_package, text) of each regular file within the size limit, for analysis/returns.py."""
     out = []
