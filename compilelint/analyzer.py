@@ -219,7 +219,7 @@ class RuleContext:
             # users compile and export for inference first, in eval(): a claim only a training step can meet is
             # one level lower, and says so (TorchScript compiles both sides, so its claims stand)
             severity = _LOWER.get(severity, severity)
-            message = (message or rule.message).rstrip(". ") + " (training only)"
+            message = (message or rule.message).rstrip(". ") + TRAINING_ONLY
         message = fit_message(message or rule.message)
         self._analyzer.candidates.append(Candidate(
             rule=rule.code, node=node, message=message, severity=severity,
@@ -229,6 +229,7 @@ class RuleContext:
 
 
 _LOWER = {"error": "warning", "warning": "note"}
+TRAINING_ONLY = " (training only)"  # said of a claim only a training step meets (severity one level lower)
 
 _DISPATCH_CACHE: dict[tuple[int, ...], tuple[dict[str, list], dict[type, list], list[Rule], list[Rule]]] = {}
 

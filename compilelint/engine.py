@@ -25,11 +25,11 @@ from compilelint.analysis.returns import digest as returns_digest
 from compilelint.analysis.returns import MAX_IMPORTED, imported_class_modules, tree_returns
 from compilelint.analysis.scope import Reach
 from compilelint.cache import Cache
-from compilelint.analyzer import FileResult, analyze_source, module_name_for
+from compilelint.analyzer import TRAINING_ONLY, FileResult, analyze_source, module_name_for
 from compilelint.config import Config, candidate_targets
 from compilelint.discovery import discover, project_context
 from compilelint.findings import Finding, Related
-from compilelint.rules.base import Rule
+from compilelint.rules.base import Rule, fit_message
 from compilelint.rules.registry import (ANALYSIS_CRASHED, FILE_TIMEOUT, FILE_TOO_LARGE, READ_ERROR, all_rules,
                                         select_codes)
 from compilelint.supervisor import Outcome, run_supervised
@@ -79,6 +79,15 @@ def applies_to_torch(rule: type[Rule], version: str) -> bool:
     if rule.max_torch and v > _version(rule.max_torch):
         return False
     return True
+
+
+def _settled(rule: type[Rule], finding: Finding, index: RepoIndex, scope: dict) -> Finding | None:
+    """A tree_facts rule's finding as the whole tree decides it (`Rule.settle`), still saying it is about a training
+    path where the walk said so: settle writes the message anew."""
+    settled = rule.settle(finding, index, scope)
+    if settled is not None and finding.message.endswith(TRAINING_ONLY) and not settled.message.endswith(TRAINING_ONLY):
+        settled = dataclasses.replace(settled, message=fit_message(settled.message.rstrip(". ") + TRAINING_ONLY))
+    return settled
 
 
 def applies_to_python(rule: type[Rule], version: tuple[int, ...] | None = None) -> bool:
@@ -358,7 +367,7 @@ def _script_failures(results: list[FileResult], rules: dict, index: RepoIndex,
             rule = rules.get(finding.code)
             if rule is None or not rule.fails_while_scripting() or "torchscript" not in scope.get(scope_key, ()):
                 continue
-            if rule.tree_facts and (finding := rule.settle(finding, index, scope)) is None:
+            if rule.tree_facts and (finding := _settled(rule, finding, index, scope)) is None:
                 continue
             first = failures.get(scope_key)
             if first is None or finding.line < first.line:
@@ -465,7 +474,7 @@ def collect_findings(results: list[FileResult], codes: list[str], config: Config
                 continue
             if finding.code not in selected:
                 continue  # run only for the facts a selected rule settles on (with_script_failure_rules)
-            if rule.tree_facts and (finding := rule.settle(finding, index, scope)) is None:
+            if rule.tree_facts and (finding := _settled(rule, finding, index, scope)) is None:
                 continue  # another file's facts decide it (a fake registered elsewhere in the tree)
             reach = set(rule.targets) if anywhere else set(scope.get(scope_key, ()))
             targets = [t for t in rule.targets if t in reach and t in enabled]

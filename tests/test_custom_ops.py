@@ -403,3 +403,16 @@ def test_data_for_settle_rides_beside_a_message_cut_to_fit(tmp_path):
     assert pending["callee"] == f"pkg.{long_module}.{name}" and pending["written"] == name
     assert "\0" not in found.message and len(found.message) <= MAX_MESSAGE
     assert result_from_json(result_to_json(first_pass)) == first_pass
+
+
+def test_a_settled_finding_on_a_training_path_still_says_so(tmp_path):
+    """The walk lowers a claim only a training step meets and says so; settle writes the message anew and the
+    engine keeps the note."""
+    training = MODEL.replace("        keep = nms(boxes, scores, 0.5)\n",
+                             "        keep = boxes[:, 0].argsort()\n        if self.training:\n"
+                             "            keep = nms(boxes, scores, 0.5)\n")
+    root = _tree(tmp_path, {"pkg/__init__.py": "", "pkg/ops.py": OPS, "pkg/model.py": training})
+    result = lint([str(root)], Config(select=["CO801"], root=str(root)), jobs=1)
+    (finding,) = result.findings
+    assert finding.line == 10 and finding.severity == "warning"  # an error, one level lower
+    assert finding.message.endswith(" (training only)") and "calls custom op `det::nms`" in finding.message
