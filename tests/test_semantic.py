@@ -413,3 +413,18 @@ def test_config_object_attribute_claim_agrees_with_torch(tmp_path, kind, monkeyp
             sys.modules.pop(name, None)
     assert flagged == ([("detmodel.py", 12)] if fails else []), (kind, flagged, fails)
     assert fails == (kind in ("dataclass", "frozen", "holder")), kind
+
+
+def test_without_none_gives_the_one_type_an_optional_admits():
+    import libcst as cst
+
+    from compilelint.semantic.annotations import without_none
+
+    aliases = {"Optional": "typing.Optional", "Union": "typing.Union", "nn": "torch.nn"}
+    seen = {text: without_none(cst.parse_expression(text), aliases) for text in (
+        "Optional[nn.Module]", "Union[nn.Module, None]", "None | nn.Module", "nn.Module | None", "nn.Module",
+        "Union[int, str]", "Union[int, str, None]", "int | str")}
+    code = {text: cst.Module([]).code_for_node(node) if node is not None else None for text, node in seen.items()}
+    assert code == {"Optional[nn.Module]": "nn.Module", "Union[nn.Module, None]": "nn.Module",
+                    "None | nn.Module": "nn.Module", "nn.Module | None": "nn.Module", "nn.Module": "nn.Module",
+                    "Union[int, str]": None, "Union[int, str, None]": None, "int | str": None}

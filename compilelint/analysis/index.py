@@ -118,6 +118,16 @@ class RepoIndex:
         self._custom_ops: CustomOpRegistry | None = None
         self._summaries = summaries
         self._builds: dict[str, list[ClassBuild]] | None = None
+        self._by_path: dict[str, FileSummary] | None = None
+
+    def summary_at(self, path: str) -> FileSummary | None:
+        """The summary of the file at `path` (a finding's path), from a table built on first use: tree_facts rules
+        ask it for every finding they settle."""
+        if self._by_path is None:
+            self._by_path = {}
+            for summary in self.modules.values():
+                self._by_path.setdefault(summary.path, summary)
+        return self._by_path.get(path)
 
     def builds_of(self, class_key: str) -> list[ClassBuild]:
         """Every call in the tree that builds the class "module:Name" (its callee resolved through re-exports)."""

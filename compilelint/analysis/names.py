@@ -66,3 +66,17 @@ def qualify(expr: cst.BaseExpression, aliases: dict[str, str]) -> str | None:
     if target is None:
         return name
     return f"{target}.{rest}" if rest else target
+
+
+def without_none(annotation: cst.BaseExpression, aliases: dict[str, str]) -> cst.BaseExpression | None:
+    """The one type an annotation admits besides None: `T` of `Optional[T]`, `Union[T, None]` or `T | None`; the
+    annotation itself where it admits no None; None where it admits several types besides None."""
+    if type(annotation) is cst.Subscript and (qualify(annotation.value, aliases) or "").rsplit(".", 1)[-1] in (
+            "Optional", "Union"):
+        rest = [e.slice.value for e in annotation.slice if type(e.slice) is cst.Index
+                and not (type(e.slice.value) is cst.Name and e.slice.value.value == "None")]
+        return rest[0] if len(rest) == 1 else None
+    if type(annotation) is cst.BinaryOperation and type(annotation.operator) is cst.BitOr:
+        sides = [s for s in (annotation.left, annotation.right) if not (type(s) is cst.Name and s.value == "None")]
+        return sides[0] if len(sides) == 1 else None
+    return annotation

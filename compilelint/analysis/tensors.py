@@ -17,7 +17,7 @@ import libcst as cst
 
 from compilelint.analysis.nodes import child_nodes
 
-from compilelint.analysis.names import qualify
+from compilelint.analysis.names import qualify, without_none
 from compilelint.analysis.nodes import string_value
 
 
@@ -68,27 +68,22 @@ def set_tree_types(table: dict[str, str]) -> None:
 
 def _field_class(annotation: cst.BaseExpression, aliases: dict[str, str]) -> str | None:
     """The tree class with annotated fields an annotation names (`ParamItem`, `Optional[ParamItem]`)."""
-    if type(annotation) is cst.Subscript and (qualify(annotation.value, aliases) or "").rsplit(".", 1)[-1] == "Optional":
-        inner = [e.slice.value for e in annotation.slice if type(e.slice) is cst.Index]
-        return _field_class(inner[0], aliases) if len(inner) == 1 else None
-    if type(annotation) is cst.BinaryOperation and type(annotation.right) is cst.Name and annotation.right.value == "None":
-        return _field_class(annotation.left, aliases)
-    name = qualify(annotation, aliases) if type(annotation) in (cst.Name, cst.Attribute) else None
+    inner = without_none(annotation, aliases)
+    name = qualify(inner, aliases) if type(inner) in (cst.Name, cst.Attribute) else None
     return name if name in TREE_FIELD_CLASSES else None
 
 
 def _mapping_annotation(annotation: cst.BaseExpression, aliases: dict[str, str]) -> bool:
     """`Dict[str, Tensor]` (or Mapping, dict; Optional of one): a mapping whose values are tensors."""
-    if type(annotation) is cst.BinaryOperation and type(annotation.right) is cst.Name and annotation.right.value == "None":
-        return _mapping_annotation(annotation.left, aliases)
-    if type(annotation) is not cst.Subscript:
+    inner = without_none(annotation, aliases)
+    if type(inner) is not cst.Subscript:
         return False
-    last = (qualify(annotation.value, aliases) or "").rsplit(".", 1)[-1]
-    inner = [e.slice.value for e in annotation.slice if type(e.slice) is cst.Index]
-    if last == "Optional" and len(inner) == 1:
-        return _mapping_annotation(inner[0], aliases)
-    return (last in ("Dict", "dict", "Mapping", "MutableMapping") and len(inner) == 2
-            and annotation_kind(inner[1], aliases) is Kind.TENSOR)
+    last = (qualify(inner.value, aliases) or "").rsplit(".", 1)[-1]
+    members = [e.slice.value for e in inner.slice if type(e.slice) is cst.Index]
+    return (last in ("Dict", "dict", "Mapping", "MutableMapping") and len(members) == 2
+            and annotation_kind(members[1], aliases) is Kind.TENSOR)
+
+
 _TORCH_PREFIX_NON_TENSOR = ("torch.jit.", "torch.cuda.", "torch.backends.", "torch.distributed.",
                             "torch.compiler.", "torch._dynamo.", "torch.nn.init.", "torch.autograd.",
                             "torch.utils.", "torch.fx.", "torch.export.", "torch.onnx.")
@@ -738,9 +733,8 @@ class FunctionFacts:
             return Kind.TENSOR  # the named tuple of max/min/topk/sort/mode
         if base is Kind.TENSOR:
             return _TENSOR_ATTR_KIND.get(expr.attr.value, Kind.UNKNOWN)
-        if self.instances and type(expr.value) is cst.Name and expr.value.value in self.instances:
-            field = TREE_FIELDS.get(f"{self.instances[expr.value.value]}#{expr.attr.value}", "")
-            return _TABLE_KINDS.get(field, Kind.UNKNOWN)
+        if self.instances:
+            return _TABLE_KINDS.get(self._field_of(expr), Kind.UNKNOWN)
         return Kind.UNKNOWN
 
     def _container_read(self, expr: cst.BaseExpression) -> bool:
@@ -749,18 +743,22 @@ class FunctionFacts:
             return self.mapping_of(expr.func.value) is not None
         if type(expr) is cst.Subscript:
             return self.mapping_of(expr.value) is not None
-        return (type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value in self.instances
-                and f"{self.instances[expr.value.value]}#{expr.attr.value}" in TREE_FIELDS)
+        return bool(self._field_of(expr))
+
+    def _field_of(self, expr: cst.BaseExpression) -> str:
+        """The kind of field `param.field` reads, where `param` holds an instance of a tree class with annotated
+        fields (TREE_FIELDS: "tensor", "tensors", "map", "map|"); "" otherwise."""
+        if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value in self.instances:
+            return TREE_FIELDS.get(f"{self.instances[expr.value.value]}#{expr.attr.value}", "")
+        return ""
 
     def mapping_of(self, expr: cst.BaseExpression) -> str | None:
         """"map" where `expr` holds a mapping of str to tensors (a `Dict[str, Tensor]` parameter, a name assigned
         one, a field of a tree class annotated so), "map|" where it is one member of a Union; else None."""
         if type(expr) is cst.Name:
             return self.mappings.get(expr.value)
-        if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value in self.instances:
-            field = TREE_FIELDS.get(f"{self.instances[expr.value.value]}#{expr.attr.value}", "")
-            return field if field.startswith("map") else None
-        return None
+        field = self._field_of(expr)
+        return field if field.startswith("map") else None
 
     def _call_kind(self, call: cst.Call) -> Kind:
         func = call.func

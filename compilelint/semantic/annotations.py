@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.analysis.names import qualify
+from compilelint.analysis.names import qualify, without_none  # noqa: F401 - the one type an Optional admits
 from compilelint.analysis.pytypes import is_none
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from compilelint.analysis.names import dotted, qualify
+from compilelint.analysis.names import dotted, qualify, without_none
 from compilelint.analysis.nodes import child_nodes, iter_nodes
 from compilelint.analysis.reach import argument_literal
 from compilelint.analysis.pytypes import is_rebound, literal_scalar_type, refined_names, walk
@@ -786,14 +786,8 @@ def _class_named(expr: cst.BaseExpression, ctx: "RuleContext") -> str | None:
 def _annotated_class(annotation: cst.BaseExpression, ctx: "RuleContext") -> tuple[str | None, bool]:
     """`Cfg`, or `Optional[Cfg]` / `Cfg | None`: the class, and whether the annotation admits None."""
     if optional_annotation(annotation, ctx.facts.aliases):
-        if type(annotation) is cst.Subscript:
-            inner = [e.slice.value for e in annotation.slice
-                     if type(e.slice) is cst.Index and not (type(e.slice.value) is cst.Name
-                                                            and e.slice.value.value == "None")]
-        else:
-            inner = [side for side in (annotation.left, annotation.right)
-                     if not (type(side) is cst.Name and side.value == "None")]
-        return (_class_named(inner[0], ctx) if len(inner) == 1 else None), True
+        inner = without_none(annotation, ctx.facts.aliases)
+        return (_class_named(inner, ctx) if inner is not None else None), True
     return _class_named(annotation, ctx), False
 
 

@@ -186,6 +186,8 @@ class M(torch.nn.Module):
     def settle(cls, finding, index, scope):  # noqa: ANN001, ANN206
         """Keep the finding where some function that torch.compile runs calls `<this Function>.apply`."""
         owner = finding.context.partition(".")[0]
-        module = next((s.module for s in index.modules.values() if s.path == finding.path), None)
-        reach = _applied_from_compiled_code(index, scope).get(f"{module}:{owner}", frozenset())
+        summary = index.summary_at(finding.path)
+        if summary is None:
+            return None
+        reach = _applied_from_compiled_code(index, scope).get(f"{summary.module}:{owner}", frozenset())
         return finding if "dynamo" in reach else None

@@ -9,6 +9,7 @@ import libcst as cst
 from compilelint.analysis.index import (element_loops, is_torch_module_name, sharing_classes, skipped_loops_over,
                                         skipped_whole)
 from compilelint.rules.base import Example, Rule, RuleDoc, brief, fit_message
+from compilelint.semantic.annotations import without_none
 
 _INPUTS = "[(torch.randn(2, 8),) for _ in range(5)]"
 
@@ -180,7 +181,7 @@ class ModuleInSkippedLoop(Rule):
         if not finding.pending:
             return finding  # settled already: a copy the engine keeps (the original still holds its data)
         how, name = json.loads(finding.pending)  # "forward" and its class, or "handed"/"method" and the function
-        summary = next((s for s in index.modules.values() if s.path == finding.path), None)
+        summary = index.summary_at(finding.path)
         if summary is None:
             return None
         if how != "forward":
@@ -192,7 +193,6 @@ class ModuleInSkippedLoop(Rule):
         attr = loops[0][1]
         return dataclasses.replace(finding, pending="", message=fit_message(cls.message.format(
             cls=brief(name, 24), attr=brief(attr, 20))))
-
 
     @classmethod
     def _settle_element(cls, finding, index, scope, module, how, context):  # noqa: ANN001, ANN206
@@ -223,13 +223,11 @@ class ModuleInSkippedLoop(Rule):
 def _takes_module(node: cst.FunctionDef, ctx) -> bool:  # noqa: ANN001
     """A parameter annotated `nn.Module` (or `Optional[nn.Module]`): what a loop over modules hands over."""
     for param in [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]:
-        annotation = param.annotation.annotation if param.annotation is not None else None
-        if type(annotation) is cst.Subscript and len(annotation.slice) == 1 and type(annotation.slice[0].slice) \
-                is cst.Index and (ctx.qualify(annotation.value) or "").endswith("Optional"):
-            annotation = annotation.slice[0].slice.value
-        if annotation is not None and type(annotation) in (cst.Name, cst.Attribute) \
-                and is_torch_module_name(ctx.qualify(annotation) or "") and (ctx.qualify(annotation) or "").endswith(
-                    ".Module"):
+        if param.annotation is None:
+            continue
+        annotation = without_none(param.annotation.annotation, ctx.facts.aliases)
+        name = ctx.qualify(annotation) if type(annotation) in (cst.Name, cst.Attribute) else None
+        if name and name.endswith(".Module") and is_torch_module_name(name):
             return True
     return False
 

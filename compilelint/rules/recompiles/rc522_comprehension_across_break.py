@@ -113,7 +113,7 @@ class ComprehensionAcrossBreak(Rule):
         pending = json.loads(finding.pending)
         if pending["own"]:
             return dataclasses.replace(finding, pending="", message=fit_message(cls.message.format(call="its element")))
-        summary = next((s for s in index.modules.values() if s.path == finding.path), None)
+        summary = index.summary_at(finding.path)
         if summary is None or not pending["callees"]:
             return None
         owner = finding.context.partition(".")[0] if "." in finding.context else None

@@ -199,7 +199,7 @@ class M(torch.nn.Module):
             return finding
         class_name, encoded = json.loads(finding.pending)
         deciding = [tuple(p) for p in encoded]
-        summary = next((s for s in index.modules.values() if s.path == finding.path), None)
+        summary = index.summary_at(finding.path)
         builds = index.builds_of(f"{summary.module}:{class_name}") if summary is not None and deciding else []
         if builds and all(build_passes(build, deciding) for build in builds):
             return None

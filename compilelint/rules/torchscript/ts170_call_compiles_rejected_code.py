@@ -141,7 +141,7 @@ class M(torch.nn.Module):
         if not finding.pending:
             return finding  # settled already: a copy the engine keeps (the original still holds its data)
         kind, target, written = json.loads(finding.pending)
-        summary = next((s for s in index.modules.values() if s.path == finding.path), None)
+        summary = index.summary_at(finding.path)
         if summary is None:
             return None
         owner = finding.context.partition(".")[0] or None

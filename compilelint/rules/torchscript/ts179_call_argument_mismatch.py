@@ -188,7 +188,7 @@ class M(torch.nn.Module):
         if not finding.pending:
             return finding  # settled already: a copy the engine keeps (the original still holds its data)
         kind, target, owner, args, keywords, written = json.loads(finding.pending)
-        summary = next((s for s in index.modules.values() if s.path == finding.path), None)
+        summary = index.summary_at(finding.path)
         functions = _functions(index, summary.module, owner or None, kind, target) if summary is not None else None
         if not functions:
             return None
