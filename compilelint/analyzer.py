@@ -35,7 +35,7 @@ from compilelint.semantic.params import ParamKinds
 from compilelint.semantic.script_types import (default_attribute_states, folded_by_script, generated_methods,
                                                script_signature)
 from compilelint.semantic.custom_ops import FileCustomOps, file_custom_ops
-from compilelint.parse_guard import parse_python, reindent_tabs, restore_columns, too_complex
+from compilelint.parse_guard import parse_cst, parse_python, reindent_tabs, restore_columns, too_complex
 from compilelint.rules.registry import SYNTAX_ERROR, TOO_COMPLEX
 from compilelint.suppress import Suppressions
 
@@ -1072,9 +1072,7 @@ def _rules_for(rules: list[Rule], source: bytes) -> list[Rule]:
 
 
 def _parse_cst(source: bytes) -> cst.Module:
-    with warnings.catch_warnings():  # Python's own SyntaxWarnings about user code are not ours to print
-        warnings.simplefilter("ignore")
-        return cst.parse_module(source)
+    return parse_cst(source)
 
 
 def _parse_cst_or_none(source: bytes) -> cst.Module | None:

@@ -474,12 +474,12 @@ def collect_findings(results: list[FileResult], codes: list[str], config: Config
                 continue
             if finding.code not in selected:
                 continue  # run only for the facts a selected rule settles on (with_script_failure_rules)
-            if rule.tree_facts and (finding := _settled(rule, finding, index, scope)) is None:
-                continue  # another file's facts decide it (a fake registered elsewhere in the tree)
             reach = set(rule.targets) if anywhere else set(scope.get(scope_key, ()))
             targets = [t for t in rule.targets if t in reach and t in enabled]
             if not targets:
-                continue
+                continue  # (before settling: most candidates sit in code no compiler reaches)
+            if rule.tree_facts and (finding := _settled(rule, finding, index, scope)) is None:
+                continue  # another file's facts decide it (a fake registered elsewhere in the tree)
             finding.targets = tuple(targets)
             if not anywhere:
                 finding.reached_from = reached_from(reached, scope_key)
