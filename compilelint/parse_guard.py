@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import threading
 import tokenize
 import warnings
 from dataclasses import dataclass
@@ -66,18 +67,23 @@ def _skip_validation(self: CSTNode) -> None:
     return None
 
 
+_VALIDATE = CSTNode.__post_init__
+_PARSING = threading.Lock()  # one parse at a time patches and restores; the original is what is restored
+
+
 @contextlib.contextmanager
 def _unvalidated_nodes():
     """Nodes built meanwhile skip `CSTNode._validate`. Every node's dataclass `__init__` calls `__post_init__`, which
     validates it: a check for trees built by hand, redundant for the native parser's own output (LibCST's own
     comment on `__post_init__` says as much), and 12 % of the parse's CPU time (libcst 1.9, timm's files, runs
-    alternating file by file). Nothing else runs in a worker meanwhile."""
-    validate = CSTNode.__post_init__
-    CSTNode.__post_init__ = _skip_validation
-    try:
-        yield
-    finally:
-        CSTNode.__post_init__ = validate
+    alternating file by file). In a worker nothing else builds nodes meanwhile; a thread of a library caller that
+    does gets them unvalidated for that long."""
+    with _PARSING:
+        CSTNode.__post_init__ = _skip_validation
+        try:
+            yield
+        finally:
+            CSTNode.__post_init__ = _VALIDATE
 
 
 def parse_cst(source: bytes) -> cst.Module:

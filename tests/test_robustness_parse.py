@@ -17,6 +17,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import libcst as cst
 import pytest
 
 from compilelint import analyzer, parse_guard, supervisor
@@ -362,3 +363,21 @@ def test_nul_bytes_in_custom_op_names_are_unknown_names_not_a_crash():
     result = analyze_source("ops.py", source, RULES, "ops", False)
     assert result.summary is not None
     assert ("GB401", 7) in {(f.code, f.line) for f, _, _ in result.findings}
+
+
+def test_parse_cst_skips_node_validation_only_while_it_parses():
+    """parse_cst builds the tree LibCST's own parse builds, without validating the parser's nodes, and leaves
+    validation on for every node built afterwards, also after a parse that failed."""
+    from compilelint.parse_guard import _unvalidated_nodes, parse_cst
+
+    with _unvalidated_nodes():
+        cst.Name("")  # not validated while the parser builds nodes
+    source = b"import torch\n\n\nclass M(torch.nn.Module):\n    def forward(self, x):\n        return x.item() + 1\n"
+    module = parse_cst(source)
+    assert module.deep_equals(cst.parse_module(source)) and module.code.encode() == source
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("")
+    with pytest.raises(cst.ParserSyntaxError):
+        parse_cst(b"def (:\n")
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("")
