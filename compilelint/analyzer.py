@@ -26,6 +26,7 @@ from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of, statement_lines
 from compilelint.analysis.reach import MODULE_CONTAINERS, annotation_values, class_build, registry_members, value_call, values_of
 from compilelint.analysis.script_support import dead_when_scripting, in_decorator
+from compilelint.analysis.unreached import blank_bodies
 from compilelint.analysis.tensors import (ClassFacts, FunctionFacts, Kind, annotation_kind, infer_returns_tensor,
                                          self_attr_assignments)
 from compilelint.findings import Finding, Fix, Related
@@ -109,6 +110,9 @@ class FileResult:
     summary: FileSummary | None
     # (finding, scope key, applies anywhere)
     findings: list[tuple[Finding, str, bool]] = field(default_factory=list)
+    # The keys of the functions whose bodies LibCST was not handed (analyze_source's `blank`): their summaries hold
+    # no calls, and the engine analyzes the file again whole if scope reaches one.
+    blanked: tuple[str, ...] = ()
 
 
 class RuleContext:
@@ -1016,12 +1020,19 @@ def module_name_for(path: str, root: str | None = None) -> tuple[str, bool]:
 
 
 def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str | None = None,
-                   is_package: bool = False, all_positions: bool = True) -> FileResult:
+                   is_package: bool = False, all_positions: bool = True,
+                   blank: frozenset[str] = frozenset()) -> FileResult:
     """Parse and analyze one file's bytes. Never raises for bad user input.
 
     With all_positions=False, findings in functions that no compile path reaches *within this file*
     get no position (line 0): most are dropped by scope later, and positions cost about as much as
     the parse. The engine re-analyzes the few files where such a finding turns out to be in scope.
+
+    `blank`: the top-level functions and methods ("f", "Cls.m") whose bodies no compile path reaches
+    (compilelint/analysis/unreached.py): LibCST is handed the file with those bodies blanked, every line in its
+    place; what Python's own tree tells (call sites, custom ops, positions) is read from the whole file. The
+    result names them (`FileResult.blanked`). A file where blanking could change what is reported (a fix that
+    spans a blanked body, a file LibCST parses only as written) is analyzed whole.
     """
     if module_name is None:
         module_name, is_package = module_name_for(path)
@@ -1032,6 +1043,13 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
     if limit is not None:
         return _too_complex(path, *limit)
     tree = parsed.tree
+    if blank and tree is not None:
+        blanked_source, spans = blank_bodies(source, tree, blank)
+        if spans:
+            result = _analyze_blanked(path, source, blanked_source, tree, spans, rules, module_name, is_package,
+                                      all_positions)
+            if result is not None:
+                return result
     reindented = None
     try:
         module = _parse_cst(source)
@@ -1061,6 +1079,32 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
     if reindented is not None:
         restore_columns(findings, reindented.shift)
     return FileResult(path=path, summary=analyzer.summary, findings=findings)
+
+
+def _analyze_blanked(path: str, source: bytes, blanked_source: bytes, tree: ast.Module,
+                     spans: list[tuple[str, int, int]], rules: list[Rule], module_name: str, is_package: bool,
+                     all_positions: bool) -> FileResult | None:
+    """analyze_source with LibCST handed `blanked_source`; None where the file must be analyzed whole."""
+    try:
+        module = _parse_cst(blanked_source)
+    except Exception:  # noqa: BLE001 - the whole file's parse reports its own error
+        return None
+    analyzer = FileAnalyzer(path, module_name, is_package, _rules_for(rules, source))
+    old_limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(max(old_limit, 20000))
+        analyzer.run(module, source, tree)
+        findings = _to_findings(path, module, source, analyzer, all_positions, tree)
+    except RecursionError:
+        return None
+    finally:
+        sys.setrecursionlimit(old_limit)
+    for finding, _, _ in findings:  # a fix's text is generated from the nodes it replaces: none may hold a blank
+        fix = finding.fix
+        if fix is not None and any(fix.start_line <= last and first <= fix.end_line for _, first, last in spans):
+            return None
+    return FileResult(path=path, summary=analyzer.summary, findings=findings,
+                      blanked=tuple(f"{module_name}:{local}" for local, _, _ in spans))
 
 
 def _rules_for(rules: list[Rule], source: bytes) -> list[Rule]:

@@ -24,6 +24,7 @@ from compilelint.analysis import tensors
 from compilelint.analysis.returns import digest as returns_digest
 from compilelint.analysis.returns import MAX_IMPORTED, imported_class_modules, tree_returns
 from compilelint.analysis.scope import Reach
+from compilelint.analysis.unreached import KEPT_NAMES, outline, unreached
 from compilelint.cache import Cache
 from compilelint.analyzer import TRAINING_ONLY, FileResult, analyze_source, module_name_for
 from compilelint.config import Config, candidate_targets
@@ -198,19 +199,21 @@ def _read_source(path: str) -> bytes | FileResult:
     return source
 
 
-def analyze_path(task: str | tuple[str, bool] | tuple[str, bool, bool]) -> FileResult:
-    """Analyze one file. task: a path, or (path, with_rules[, all_positions]); with_rules=False means
-    index only (--shard); all_positions=False defers positions of findings outside local scope."""
+Task = str | tuple[str, bool] | tuple[str, bool, bool] | tuple[str, bool, bool, frozenset[str]]
+
+
+def analyze_path(task: Task) -> FileResult:
+    """Analyze one file. task: a path, or (path, with_rules[, all_positions[, blank]]); with_rules=False means
+    index only (--shard); all_positions=False defers positions of findings outside local scope; blank: the
+    functions whose bodies LibCST is not handed (analyzer.analyze_source)."""
     return _analyze_task(task)[0]
 
 
-def _analyze_task(task: str | tuple[str, bool] | tuple[str, bool, bool]) -> tuple[FileResult, str]:
+def _analyze_task(task: Task) -> tuple[FileResult, str]:
     """analyze_path, and the SHA-256 of the bytes analyzed ("" when none were): --fix writes only over
     exactly those bytes."""
-    if isinstance(task, str):
-        path, with_rules, all_positions = task, True, True
-    else:
-        path, with_rules, all_positions = (*task, True)[:3]
+    given = (task,) if isinstance(task, str) else task
+    path, with_rules, all_positions, blank = (*given, *(None, True, True, frozenset())[len(given):])
     source = _read_source(path)
     if isinstance(source, FileResult):
         return source, ""
@@ -220,27 +223,29 @@ def _analyze_task(task: str | tuple[str, bool] | tuple[str, bool, bool]) -> tupl
     module_name, is_package = module_name_for(path)
     key = None
     if _WORKER_CACHE is not None:
-        key = _WORKER_CACHE.key(path, source, f"{module_name}|{is_package}|{with_rules}|{all_positions}")
+        blanked = ",".join(sorted(blank))
+        key = _WORKER_CACHE.key(path, source, f"{module_name}|{is_package}|{with_rules}|{all_positions}|{blanked}")
         cached = _WORKER_CACHE.get(key)
         if cached is None and not with_rules:  # a full result serves an index-only task too (--shard)
-            cached = _WORKER_CACHE.get(_WORKER_CACHE.key(path, source, f"{module_name}|{is_package}|True|False"))
+            cached = _WORKER_CACHE.get(_WORKER_CACHE.key(path, source,
+                                                         f"{module_name}|{is_package}|True|False|{blanked}"))
         if isinstance(cached, FileResult):
             return cached, digest
-    result = _analyze_with_alarm(path, source, module_name, is_package, with_rules, all_positions)
+    result = _analyze_with_alarm(path, source, module_name, is_package, with_rules, all_positions, blank)
     if key is not None and not any(f.code == FILE_TIMEOUT for f, _, _ in result.findings):
         _WORKER_CACHE.put(key, result)  # a timeout may be the machine's load, not the file: retry next time
     return result, digest
 
 
 def _analyze_with_alarm(path: str, source: bytes, module_name: str, is_package: bool, with_rules: bool,
-                        all_positions: bool) -> FileResult:
+                        all_positions: bool, blank: frozenset[str] = frozenset()) -> FileResult:
     use_alarm = _WORKER_TIMEOUT > 0 and hasattr(signal, "setitimer")
     if use_alarm:
         previous = signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, _WORKER_TIMEOUT)
     try:
         return analyze_source(path, source, _WORKER_RULES if with_rules else [], module_name, is_package,
-                              all_positions=all_positions)
+                              all_positions=all_positions, blank=blank)
     except _FileTimeout:
         return _read_error(path, FILE_TIMEOUT,
                            f"analysis took longer than {_WORKER_TIMEOUT:g}s; file skipped (raise --file-timeout)")
@@ -265,11 +270,13 @@ def analyze_files(files: list[str], codes: list[str], jobs: int, timeout: float,
 
 def _analyze_all(files: list[str], codes: list[str], jobs: int, timeout: float, max_bytes: int,
                  cache_dir: str | None, index_only: set[str] | frozenset[str],
-                 all_positions: bool) -> list[tuple[FileResult, str]]:
+                 all_positions: bool, blanks: dict[str, frozenset[str]] | None = None) -> list[tuple[FileResult, str]]:
     """(result, digest of the bytes analyzed) per file, in order. Always in worker processes (one with
     jobs=1), so that a file that crashes the native parser or overruns the hard deadline costs only its own
-    result (E006, E002): compilelint/supervisor.py."""
-    tasks = [(p, p not in index_only, all_positions) for p in files]
+    result (E006, E002): compilelint/supervisor.py. `blanks`: path -> the functions whose bodies its analysis
+    leaves out (analyzer.analyze_source)."""
+    blanks = blanks or {}
+    tasks = [(p, p not in index_only, all_positions, blanks.get(p, frozenset())) for p in files]
     if not tasks:
         return []
     initargs = (codes, timeout, max_bytes, cache_dir, _TREE_RETURNS)
@@ -378,8 +385,9 @@ def _script_failures(results: list[FileResult], rules: dict, index: RepoIndex,
 _TREE_RETURNS: dict[str, str] = {}  # this run's analysis/returns.py table, handed to every worker
 
 
-def _sources(files: list[str], max_bytes: int) -> list[tuple[str, bool, str]]:
-    """(module, is_package, text) of each regular file within the size limit, for analysis/returns.py."""
+def _sources(files: list[str], max_bytes: int) -> list[tuple[str, str, bool, str]]:
+    """(path, module, is_package, text) of each regular file within the size limit, for analysis/returns.py and
+    analysis/unreached.py."""
     out = []
     for path in files:
         try:
@@ -390,7 +398,7 @@ def _sources(files: list[str], max_bytes: int) -> list[tuple[str, bool, str]]:
                 text = fh.read().decode("utf-8", "replace")
         except OSError:
             continue
-        out.append((*module_name_for(path), text))
+        out.append((path, *module_name_for(path), text))
     return out
 
 
@@ -423,7 +431,7 @@ def _imported_sources(files: list[str], sources: list[tuple[str, bool, str]],
             for path, is_package in ((base + ".py", False), (os.path.join(base, "__init__.py"), True)):
                 read = _sources([path], max_bytes) if os.path.isfile(path) else []
                 if read:
-                    out.append((module, is_package, read[0][2]))
+                    out.append((module, is_package, read[0][3]))
                     found.append(out[-1])
                     break
         wanted = set().union(*(imported_class_modules(t, m, p) for m, p, t in found)) if found else set()
@@ -503,6 +511,32 @@ def reached_from(reach: Reach, key: str) -> list[Related]:
     return out
 
 
+# Whether the workers leave out the bodies of functions no compile path reaches (analysis/unreached.py); the
+# output is the same either way (tests/test_unreached.py), only the time differs.
+BLANK_UNREACHED = True
+
+
+def unreached_bodies(texts: list[tuple[str, str]], codes: list[str]) -> dict[str, frozenset[str]]:
+    """Path -> the functions of that file whose bodies no compile path reaches, as analysis/unreached.py finds them
+    from the files' text (`texts`: path, text). Nothing where a selected rule that reports anywhere does not say
+    which words the functions it can report in write (`Rule.body_gate`)."""
+    rules = all_rules()
+    anywhere = [rules[c] for c in codes if c in rules and rules[c].applies_to == "anywhere"]
+    if any(rule.body_gate is None for rule in anywhere):
+        return {}
+    gate = KEPT_NAMES.union(*(rule.body_gate for rule in anywhere))
+    return unreached({path: outline(text) for path, text in texts}, gate)
+
+
+def _reached_blanked(results: list[FileResult]) -> list[str]:
+    """The files with a blanked function that scope reaches: they are analyzed again whole."""
+    blanked = {key: result.path for result in results for key in result.blanked}
+    if not blanked:
+        return []
+    scope = Reach(RepoIndex([r.summary for r in results if r.summary is not None])).scope
+    return sorted({blanked[key] for key in scope if key in blanked})
+
+
 def shard_of(path: str, root: str, count: int) -> int:
     """Deterministic 0-based shard of a file: a hash of its path relative to the project root."""
     rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root)).replace(os.sep, "/")
@@ -534,14 +568,23 @@ def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float
         index_only |= set(context)
     run_codes = with_script_failure_rules(codes, config)
     global _TREE_RETURNS
-    sources = _sources(files, int(max_file_mb * 1e6))
+    texts = _sources(files, int(max_file_mb * 1e6))
+    sources = [(module, is_package, text) for _, module, is_package, text in texts]
     _TREE_RETURNS = tree_returns(sources, _imported_sources(files, sources, int(max_file_mb * 1e6)))
-    analyzed = _analyze_all(files, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, index_only, False)
+    blanks = unreached_bodies([(path, text) for path, _, _, text in texts], run_codes) if BLANK_UNREACHED else {}
+    analyzed = _analyze_all(files, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, index_only, False,
+                            blanks)
     results = [result for result, _ in analyzed]
     digests = {result.path: digest for result, digest in analyzed if digest}
     choice = choose_targets(config.targets, [r.summary for r in results if r.summary is not None],
                             config.targets_from, config.select + config.extend_select)
     results += _library_bases(results, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir)
+    while redo := _reached_blanked(results):  # a guess that missed: those files whole (a round per call level)
+        for path in redo:
+            blanks.pop(path, None)
+        redone = {result.path: result for result, _ in _analyze_all(
+            redo, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, index_only, False)}
+        results = [redone.get(r.path, r) for r in results]
     reported = codes  # the rules whose findings can be reported: the SARIF's rule list
     if tuple(config.targets) != choice.enabled:
         rules = all_rules()
@@ -552,7 +595,8 @@ def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float
     # file's code reaches: re-analyze just those files with every position computed.
     unplaced = sorted({f.path for f in findings if f.line == 0})
     if unplaced:
-        redone = _analyze_all(unplaced, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, frozenset(), True)
+        redone = _analyze_all(unplaced, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, frozenset(), True,
+                              blanks)
         redo = {result.path: result for result, _ in redone}
         digests.update({result.path: digest for result, digest in redone if digest})  # what these findings read
         results = [redo.get(r.path, r) for r in results]

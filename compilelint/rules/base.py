@@ -152,6 +152,11 @@ class Rule:
     # trigger needs: `(b"environ", b"getenv")`; a qualified name's every part is written in the file, in the
     # call or in its import). The analyzer leaves the rule out of every other file. None: every file.
     file_gate: ClassVar[tuple[bytes, ...] | None] = None
+    # For a rule that reports anywhere: words (identifiers) one of which every function it can report in writes,
+    # in its decorators, signature or body (a method: or its class's header). The engine hands LibCST the
+    # bodies of functions no compile path reaches only where they write none of these (analysis/unreached.py).
+    # None: any function; then no body is left out while the rule is selected.
+    body_gate: ClassVar[frozenset[str] | None] = None
     doc: ClassVar[RuleDoc | None] = None
     # Claims that hang on another file's facts (the custom-op rules: is this op's fake registered anywhere in the
     # tree?): after every file is indexed, the engine hands each finding to `settle` with the RepoIndex and scope.

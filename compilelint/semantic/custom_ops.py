@@ -43,6 +43,11 @@ TORCH_NAMESPACES = frozenset({"aten", "prims", "prim", "quantized", "_quantized"
                               "rngprims", "fbgemm", "torchvision", "image", "torchaudio", "_test",
                               "_c10d_functional_autograd", "symm_mem", "_higher_order_ops"})
 _MENTIONS = (b"library", b"register_fake", b"impl_abstract", b"triton_op")
+# The words code that defines an op, registers a kernel or a fake, or builds a Library writes (the last part of each
+# name above, and a Library's `impl`/`define`/`fallback` methods): a function that writes none registers nothing.
+REGISTRATION_WORDS = frozenset({name.rpartition(".")[2] for name in (*CUSTOM_OP, *TRITON_OP, *DEFINE, *IMPL,
+                                                                     *REGISTER_FAKE, *LIBRARY)}
+                               | {"impl", "define", "fallback", "library"})
 
 
 @dataclass

@@ -6,7 +6,7 @@ import libcst as cst
 from compilelint.analysis.nodes import string_value
 from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.custom_ops._common import CustomOpRule, custom_op_decorator
-from compilelint.semantic.custom_ops import REGISTER_FAKE
+from compilelint.semantic.custom_ops import REGISTER_FAKE, REGISTRATION_WORDS
 
 # Calls in a fake that give it a size only the data knows (an unbacked size): what a data-dependent output needs.
 _DYNAMIC_SIZE_METHODS = frozenset({"new_dynamic_size", "item", "nonzero", "masked_select", "unique", "argwhere",
@@ -48,6 +48,7 @@ class FakeImplWrong(CustomOpRule):
     code = "CO802"
     name = "fake-impl-reads-data-or-fixes-shape"
     applies_to = "anywhere"  # a fake runs only under torch.compile / torch.export: that is what it is for
+    body_gate = REGISTRATION_WORDS  # a fake is decorated as one, or named where it is registered
     message = "fake implementation reads tensor data or fixes a data-dependent size"
     torch_error = ("data-dependent", "PendingUnbackedSymbolNotFound", "GuardOnDataDependentSymNode")
     # torch names the op's call in forward (and, for a guard under export, the fake's line too): the harness judges

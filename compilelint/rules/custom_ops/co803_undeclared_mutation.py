@@ -6,7 +6,7 @@ import libcst as cst
 from compilelint.analysis.nodes import string_value
 from compilelint.rules.base import Example, RuleDoc, brief
 from compilelint.rules.custom_ops._common import CustomOpRule, custom_op_decorator, keyword, param_names
-from compilelint.semantic.custom_ops import mutated_schema_args
+from compilelint.semantic.custom_ops import REGISTRATION_WORDS, mutated_schema_args
 
 # Methods ending in "_" that change a tensor's metadata or placement, not its values.
 _NOT_WRITES = frozenset({"requires_grad_", "share_memory_", "retain_grad_", "rename_", "resize_as_sparse_"})
@@ -43,6 +43,7 @@ class CustomOpUndeclaredMutation(CustomOpRule):
     name = "custom-op-undeclared-mutation"
     targets = ("dynamo",)
     applies_to = "anywhere"  # a custom op is registered to be compiled: its declaration is wrong wherever it is called
+    body_gate = REGISTRATION_WORDS  # an op's function is decorated as one, or named where it is registered
     message = "custom op writes into an argument it does not declare mutated"
     version_note = ("Verified on 2.13 (CPU), fullgraph=True: torch raises nothing, at run time or when compiling. With "
                     "backend aot_eager (AOTAutograd's functionalised graph) an op that returns nothing is dropped as dead "

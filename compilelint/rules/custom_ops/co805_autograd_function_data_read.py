@@ -40,6 +40,7 @@ def _applied_from_compiled_code(index, scope) -> dict[str, frozenset[str]]:  # n
 class AutogradFunctionDataRead(CustomOpRule):
     code = "CO805"
     file_gate = (b"Function",)  # FUNCTION_BASES, a base of this file's class
+    body_gate = frozenset({"Function"})  # in the header of the method's class
     name = "autograd-function-data-read"
     targets = ("dynamo",)
     severity = "warning"

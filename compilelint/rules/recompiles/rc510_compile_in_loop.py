@@ -9,6 +9,7 @@ from compilelint.rules.base import Example, Rule, RuleDoc
 class CompileInLoop(Rule):
     code = "RC510"
     call_gate = gate(names={"torch.compile"})
+    body_gate = frozenset({"compile"})
     name = "compile-closure-in-loop"
     family = "recompile"
     targets = ("recompile",)

@@ -13,6 +13,7 @@ _DEPRECATED = {"torch.jit.script": "torch.jit.script", "torch.jit.trace": "torch
 class JitDeprecated(Rule):
     code = "TS199"
     call_gate = gate(names=_DEPRECATED)
+    body_gate = frozenset(name.rpartition(".")[2] for name in _DEPRECATED)
     name = "torch-jit-deprecated"
     family = "torchscript"
     targets = ("torchscript", "trace")

@@ -55,6 +55,7 @@ def _walk(tree: cst.CSTNode):
 class TraceInTrainMode(Rule):
     code = "TR319"
     call_gate = gate(names=_TRACE)
+    body_gate = frozenset(name.rpartition(".")[2] for name in _TRACE)
     name = "trace-module-in-train-mode"
     family = "trace"
     targets = ("trace",)
