@@ -1104,7 +1104,7 @@ def _analyze_blanked(path: str, source: bytes, blanked_source: bytes, tree: ast.
         if fix is not None and any(fix.start_line <= last and first <= fix.end_line for _, first, last in spans):
             return None
     return FileResult(path=path, summary=analyzer.summary, findings=findings,
-                      blanked=tuple(f"{module_name}:{local}" for local, _, _ in spans))
+                      blanked=tuple(f"{module_name}:{key}" for key, _, _ in spans if not key.startswith("=")))
 
 
 def _rules_for(rules: list[Rule], source: bytes) -> list[Rule]:

@@ -39,6 +39,17 @@ _NOT_NEWLINE = re.compile(r"[^\n]")
 _STRINGS = re.compile(r"#[^\n]*"
                       r"|(?P<long>'''|\"\"\")(?:\\.|[^\\])*?(?P=long)"
                       r"|(?P<short>['\"])(?:\\.|[^\\\n])*?(?P=short)", re.S)
+# Where scope begins in a class of the tree (a module's forward; a callable object's __call__): kept, and all it
+# writes names something.
+_ENTRIES = frozenset({"forward", "__call__"})
+_SELF_CALL = re.compile(r"[ \t]*self(?:\.\w+)+\s*\(")
+_IMPORT = re.compile(r"(?:import|from)[ \t]")
+_RENAMED = re.compile(r"([A-Za-z_]\w*)\s+as\s+([A-Za-z_]\w*)")
+_ATTRIBUTE = re.compile(r"\.\s*([A-Za-z_]\w*)")
+# `name = ...` or `name: T = ...` at the start of a line: a module-level assignment when no block is open
+_ASSIGNMENT = re.compile(r"([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")
+# Assignments shorter than this stay: their parse costs little, and most are the constants code reads.
+_MIN_ASSIGNMENT_LINES = 3
 _HEADER = re.compile(r"([ \t]*)(?:(@)|(?:async[ \t]+)?(def|class)[ \t]+(\w+))")
 # Stores on `self` (an attribute fact of the class, or state a rule reads): `self.x = ...`, `self.x[i] += ...`,
 # `self.a, self.b = ...`, `del self.x`, containers grown or shrunk in place, in-place tensor methods, and the
@@ -53,19 +64,29 @@ _SELF_STORE = re.compile(
 
 
 @dataclass
-class Function:
-    """A top-level function or a method of a top-level class, as the line scan found it."""
+class Region:
+    """A top-level function, a method of a top-level class, or a module-level assignment (`default_cfgs = {...}`), as
+    the line scan found it: what the worker may blank."""
 
-    local: str  # "name" or "Class.name"
+    key: str  # "name", "Class.name", or "=name" for an assignment
     name: str
     words: frozenset[str]  # what its decorators, signature and body write (its class's header too, for a method)
+    names: frozenset[str]  # of those, what it names when kept: all, or for one kept for its facts, what it stores
+    attributes: frozenset[str]  # of those, the ones written after a dot (`self.name`, `x.name`)
     kept_for_itself: bool  # forward, a dunder, or text that stores on self
+
+    @property
+    def is_method(self) -> bool:
+        return "." in self.key
 
 
 @dataclass
 class FileOutline:
-    functions: list[Function] = field(default_factory=list)
-    module_words: set[str] = field(default_factory=set)  # module-level code and class bodies
+    regions: list[Region] = field(default_factory=list)
+    module_words: set[str] = field(default_factory=set)  # module-level code and class bodies, imports left out
+    classes: set[str] = field(default_factory=set)  # its top-level classes' names
+    import_words: set[str] = field(default_factory=set)  # what its module-level imports write
+    renamed: set[tuple[str, str]] = field(default_factory=set)  # (alias, name) of each `import name as alias`
 
 
 def _masked(text: str) -> str:
@@ -80,36 +101,51 @@ def _masked(text: str) -> str:
     return _STRINGS.sub(blank, text)
 
 
+def _end_statement(statement: tuple[str, int], last: int, spans: list, imports: list) -> None:
+    key, first = statement
+    if key == "import":
+        imports.append((first, last))
+    elif last - first >= _MIN_ASSIGNMENT_LINES - 1:
+        spans.append((key, first, last + 1, -1))
+
+
 def outline(text: str) -> FileOutline:
-    """The functions of a file and the words of its module-level code, from its lines."""
+    """The functions, methods and module-level assignments of a file, and the words of the rest of its code."""
     lines = _masked(text).split("\n")
     out = FileOutline()
-    # open blocks: (indent, kind, local name, first line, class header words for a method's gate)
-    open_blocks: list[tuple[int, str, str, int]] = []
-    regions: list[tuple[str, str, int, int, int]] = []  # (local, name, first line, end line, class line)
+    open_blocks: list[tuple[int, str, str, int]] = []  # (indent, "def"/"class", key or class name, first line)
+    spans: list[tuple[str, int, int, int]] = []  # (key, first line, end line exclusive, class header line or -1)
     class_line: dict[str, int] = {}
     pending_decorator = -1
-    module_lines: list[str] = []
     n = len(lines)
 
     def close(upto: int, indent: int) -> None:
         while open_blocks and open_blocks[-1][0] >= indent:
-            block_indent, kind, local, first = open_blocks.pop()
-            if kind == "def" and local:
-                regions.append((local, local.rpartition(".")[2], first, upto, class_line.get(local.partition(".")[0], -1)
-                                if "." in local else -1))
+            _, kind, key, first = open_blocks.pop()
+            if kind == "def" and key:
+                spans.append((key, first, upto, class_line.get(key.partition(".")[0], -1) if "." in key else -1))
 
     depth = 0  # open brackets: a line inside them (a signature's closing `) -> T:`) continues a statement
+    continuation = [False] * n
     continued = False  # the line before ended in a backslash
+    statement: tuple[str, int] | None = None  # a module-level assignment or import being read: (key, first line)
+    imports: list[tuple[int, int]] = []
+    last_code = -1
     for i in range(n):
         line = lines[i]
         stripped = line.lstrip(" \t")
         inside_statement = depth > 0 or continued
+        continuation[i] = inside_statement
         if stripped:
             depth = max(0, depth + sum(map(line.count, "([{")) - sum(map(line.count, ")]}")))
             continued = line.rstrip().endswith("\\")
         if not stripped or inside_statement:
+            last_code = i if stripped else last_code
             continue
+        if statement is not None:
+            _end_statement(statement, last_code, spans, imports)
+            statement = None
+        last_code = i
         indent = len(line) - len(stripped)
         if open_blocks and indent <= open_blocks[-1][0]:
             close(i, indent)
@@ -122,99 +158,157 @@ def outline(text: str) -> FileOutline:
             kind, name = match.group(3), match.group(4)
             first = pending_decorator if pending_decorator >= 0 else i
             if not open_blocks:
-                local = name
+                key = name
             elif len(open_blocks) == 1 and open_blocks[0][1] == "class" and kind == "def":
-                local = f"{open_blocks[0][2]}.{name}"
+                key = f"{open_blocks[0][2]}.{name}"
             else:
-                local = ""  # nested: part of the enclosing function, or of a nested class's body
+                key = ""  # nested: part of the enclosing function, or of a nested class's body
             if kind == "class" and not open_blocks:
                 class_line[name] = i
-            open_blocks.append((indent, kind, local if kind == "def" else name, first))
+                out.classes.add(name)
+            open_blocks.append((indent, kind, key if kind == "def" else name, first))
+        elif indent == 0 and (target := _ASSIGNMENT.match(line)) is not None and ";" not in line:
+            statement = (f"={target.group(1)}", i)
+        elif not open_blocks and _IMPORT.match(stripped):
+            statement = ("import", i)
         pending_decorator = -1
+    if statement is not None:
+        _end_statement(statement, last_code, spans, imports)
     close(n, -1)
-    regions.sort(key=lambda r: r[2])
+    spans.sort(key=lambda span: span[1])
     inside = [False] * n
-    for local, name, first, end, header in regions:
+    for first, last in imports:  # an import names nothing by itself: the code that uses the name does
+        statement_text = " ".join(lines[first:last + 1])
+        out.import_words.update(_WORD.findall(statement_text))
+        out.renamed.update((alias, name) for name, alias in _RENAMED.findall(statement_text))
+        for j in range(first, last + 1):
+            inside[j] = True
+    for key, first, end, header in spans:
         body = "\n".join(lines[first:end])
         if header >= 0:
             body += "\n" + lines[header]
-        words = frozenset(_WORD.findall(body))
         for j in range(first, end):
             inside[j] = True
-        itself = name == "forward" or (name.startswith("__") and name.endswith("__")) or \
-            _SELF_STORE.search(body) is not None
-        out.functions.append(Function(local, name, words, itself))
-    module_lines = [lines[j] for j in range(n) if not inside[j]]
-    out.module_words = set(_WORD.findall("\n".join(module_lines)))
+        name = key.rpartition(".")[2].lstrip("=")
+        words = frozenset(_WORD.findall(body))
+        if name in _ENTRIES:
+            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), True))
+            continue
+        if key.startswith("=") or not (name.startswith("__") and name.endswith("__") or _SELF_STORE.search(body)):
+            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), False))
+            continue
+        # Kept for its facts (`__init__`, a method storing on self): scope reads what its stores hold (`self.head =
+        # create_head(...)`, through locals: `block = make_block(); self.blocks.append(block)`), not what it runs, so
+        # a call of a method on self that stores nothing (`self.apply(self._init_weights)`, `self.init_weights()`)
+        # names nothing.
+        held: list[int] = []
+        skipping = False
+        for j in range(first, end):
+            if continuation[j] and j > first:
+                if not skipping:
+                    held.append(j)
+                continue
+            skipping = _SELF_CALL.match(lines[j]) is not None and _SELF_STORE.search(lines[j]) is None
+            if not skipping:
+                held.append(j)
+        stores = "\n".join(lines[j] for j in held)
+        out.regions.append(Region(key, name, words, frozenset(_WORD.findall(stores)),
+                                  frozenset(_ATTRIBUTE.findall(stores)), True))
+    out.module_words = set(_WORD.findall("\n".join(lines[j] for j in range(n) if not inside[j])))
     return out
 
 
 def unreached(outlines: dict[str, FileOutline], gate: frozenset[str]) -> dict[str, frozenset[str]]:
-    """Path -> the locals ("f", "Cls.m") of its functions that no kept code names. `gate`: words whose presence keeps
-    a body (`KEPT_NAMES` and the selected rules' `gate_words`); a file whose module-level code writes one is left
-    whole (an import may have renamed the thing the word stands for)."""
-    whole = {path for path, o in outlines.items() if o.module_words & gate}
-    named: set[str] = set()
+    """Path -> the keys of its regions that no kept code names: a method by a word written after a dot (or in a class
+    body), a function or an assignment by any word. `gate`: words whose presence keeps a region (`KEPT_NAMES` and
+    the selected rules' `Rule.body_gate`); a file whose module-level code writes one is left whole (an import may
+    have renamed what the word stands for). An assignment that calls a class of the tree is kept: the call is a
+    build of the class, which other facts read (`RepoIndex.builds_of`)."""
+    whole = {path for path, o in outlines.items() if (o.module_words | o.import_words) & gate}
+    renamed: dict[str, set[str]] = {}
     for o in outlines.values():
-        named |= o.module_words
-    waiting: dict[str, list[Function]] = {}
+        for alias, name in o.renamed:
+            renamed.setdefault(alias, set()).add(name)
+    classes: set[str] = set().union(*(o.classes for o in outlines.values())) if outlines else set()
+    named: set[str] = set().union(*(o.module_words for o in outlines.values())) if outlines else set()
+    named_after_dot: set[str] = set(named)
+    waiting: dict[str, list[Region]] = {}
+    waiting_after_dot: dict[str, list[Region]] = {}
     kept: set[int] = set()
-    frontier: list[Function] = []
+    frontier: list[Region] = []
     for path, o in outlines.items():
-        for fn in o.functions:
-            if path in whole or fn.kept_for_itself or fn.words & gate:
-                frontier.append(fn)
+        for region in o.regions:
+            if path in whole or region.kept_for_itself or region.words & gate or (
+                    region.key.startswith("=") and region.words & classes):
+                frontier.append(region)
             else:
-                waiting.setdefault(fn.name, []).append(fn)
-    seen_names: set[str] = set()
+                (waiting_after_dot if region.is_method else waiting).setdefault(region.name, []).append(region)
+    seen: set[str] = set()
+    seen_after_dot: set[str] = set()
     while True:
-        for fn in frontier:
-            if id(fn) not in kept:
-                kept.add(id(fn))
-                named |= fn.words
+        for region in frontier:
+            if id(region) not in kept:
+                kept.add(id(region))
+                named |= region.names
+                named_after_dot |= region.attributes
         frontier = []
-        for name in named - seen_names:
+        for alias in (named | named_after_dot) - seen - seen_after_dot:  # the name an import gave another name
+            for name in renamed.get(alias, ()):
+                named.add(name)
+                named_after_dot.add(name)
+        for name in named - seen:
             frontier.extend(waiting.pop(name, ()))
-        seen_names |= named
+        for name in named_after_dot - seen_after_dot:
+            frontier.extend(waiting_after_dot.pop(name, ()))
+        seen |= named
+        seen_after_dot |= named_after_dot
         if not frontier:
             break
     out: dict[str, frozenset[str]] = {}
     for path, o in outlines.items():
         if path in whole:
             continue
-        blank = {fn.local for fn in o.functions if id(fn) not in kept}
+        blank = {r.key for r in o.regions if id(r) not in kept}
         # a name defined twice (branches of an `if`) is blanked only where every definition is unreached
-        blank -= {fn.local for fn in o.functions if id(fn) in kept}
+        blank -= {r.key for r in o.regions if id(r) in kept}
         if blank:
             out[path] = frozenset(blank)
     return out
 
 
-def blank_bodies(source: bytes, tree: ast.Module, locals_: frozenset[str]) -> tuple[bytes, list[tuple[str, int, int]]]:
+def blank_bodies(source: bytes, tree: ast.Module, keys: frozenset[str]) -> tuple[bytes, list[tuple[str, int, int]]]:
     """`source` with the bodies of the named top-level functions and methods of top-level classes (also those
-    under a top-level `if`/`try`, as the analyzer reads them) replaced by `pass` and empty lines: every line keeps
-    its number, every other byte its place. Returns the new source and (local, first, last line) of each body
-    blanked. A body that shares a line with its signature (`def f(): return 1`) stays."""
-    spans: list[tuple[str, int, int, int]] = []  # (local, first line, last line, indent bytes)
+    under a top-level `if`/`try`, as the analyzer reads them) replaced by `pass` and empty lines, and the named
+    module-level assignments ("=name") by `pass`: every line keeps its number, every other byte its place, every
+    statement of the module and of a class stays one statement. Returns the new source and (key, first, last
+    line) of each span blanked. A body that shares a line with its signature (`def f(): return 1`), and an
+    assignment that shares one with another statement, stay."""
+    spans: list[tuple[str, int, int, int]] = []  # (key, first line, last line, indent bytes)
 
     def visit(stmts: list[ast.stmt], owner: str | None) -> None:
         for stmt in stmts:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                local = f"{owner}.{stmt.name}" if owner else stmt.name
-                if local in locals_ and stmt.body and stmt.end_lineno:
-                    spans.append((local, stmt.body[0].lineno, stmt.end_lineno, stmt.body[0].col_offset))
+                key = f"{owner}.{stmt.name}" if owner else stmt.name
+                if key in keys and stmt.body and stmt.end_lineno:
+                    spans.append((key, stmt.body[0].lineno, stmt.end_lineno, stmt.body[0].col_offset))
             elif isinstance(stmt, ast.ClassDef) and owner is None:
                 visit(stmt.body, stmt.name)
             elif isinstance(stmt, (ast.If, ast.Try)) and owner is None:
                 visit([*stmt.body, *stmt.orelse, *getattr(stmt, "finalbody", ()),
                        *(s for h in getattr(stmt, "handlers", ()) for s in h.body)], None)
 
+    for stmt, after in zip(tree.body, [*tree.body[1:], None]):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
+            stmt, ast.AnnAssign) and stmt.value is not None else []
+        if len(targets) == 1 and isinstance(targets[0], ast.Name) and f"={targets[0].id}" in keys and \
+                stmt.col_offset == 0 and stmt.end_lineno and (after is None or after.lineno > stmt.end_lineno):
+            spans.append((f"={targets[0].id}", stmt.lineno, stmt.end_lineno, 0))
     visit(tree.body, None)
     if not spans:
         return source, []
     lines = source.splitlines(keepends=True)
     blanked: list[tuple[str, int, int]] = []
-    for local, first, last, col in spans:
+    for key, first, last, col in spans:
         head = lines[first - 1] if 0 < first <= len(lines) else b""
         if head[:col].strip(b" \t\f") or last > len(lines):
             continue  # the body begins on its signature's line
@@ -222,5 +316,5 @@ def blank_bodies(source: bytes, tree: ast.Module, locals_: frozenset[str]) -> tu
             text = lines[j]
             ending = text[len(text.rstrip(b"\r\n")):]
             lines[j] = (head[:col] + b"pass" + (ending or b"\n")) if j == first - 1 else ending
-        blanked.append((local, first, last))
+        blanked.append((key, first, last))
     return b"".join(lines), blanked

@@ -1,0 +1,150 @@
+"""Bodies no compile path reaches, left out of LibCST's parse (compilelint/analysis/unreached.py): what is left out,
+that every line keeps its place, and that the report is the same as with nothing left out."""
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+import libcst
+import pytest
+
+from compilelint import engine
+from compilelint.analysis.unreached import KEPT_NAMES, blank_bodies, outline, unreached
+from compilelint.config import Config
+
+ROOT = Path(__file__).resolve().parent.parent
+
+MODEL = textwrap.dedent('''
+    import torch
+    from torch import nn
+
+
+    def helper(x):
+        return x.item()
+
+
+    def make_block(width):
+        return Block(width)
+
+
+    def unused_factory(pretrained=False, **kwargs):
+        model = Net(**kwargs)
+        if pretrained:
+            model.load_state_dict(load("weights.pt"))
+        return model
+
+
+    def compiled_elsewhere(x):
+        return x + 1
+
+
+    def starts_a_compile():
+        return torch.compile(compiled_elsewhere)
+
+
+    class Block(nn.Module):
+        def __init__(self, width):
+            super().__init__()
+            self.proj = nn.Linear(width, width)
+            self.apply(self._init_weights)
+
+        def _init_weights(self, module):
+            nn.init.zeros_(module.weight)
+
+        def forward(self, x):
+            return self.proj(x)
+
+
+    class Net(nn.Module):
+        def __init__(self, width=4):
+            super().__init__()
+            self.block = make_block(width)
+            self.cache = []
+
+        def reset(self):
+            self.cache.clear()
+
+        def export_layers(self):
+            return [self.block]
+
+        def forward(self, x):
+            if helper(x) > 0:
+                return self.block(x)
+            return x
+
+        def one_line(self): return 1
+
+
+    default_cfgs = dict(
+        net=dict(url="",
+                 mean=(0.5, 0.5, 0.5)),
+    )
+''')
+
+
+def test_a_name_no_kept_code_writes_is_blanked():
+    blanks = unreached({"m.py": outline(MODEL)}, KEPT_NAMES)["m.py"]
+    # model factories, methods nothing reaches, and a module-level table nothing reads
+    assert {"unused_factory", "Net.export_layers", "Net.one_line", "=default_cfgs"} <= blanks
+    # forward, __init__, what forward calls, what __init__ stores (a factory's returns), text that stores on self,
+    # what a compile call names; and a method only __init__ runs on self is unreached
+    assert not blanks & {"helper", "make_block", "Block.forward", "Net.forward", "Block.__init__", "Net.reset",
+                         "starts_a_compile", "compiled_elsewhere"}
+    assert "Block._init_weights" in blanks
+
+
+def test_a_word_in_a_string_or_comment_names_nothing():
+    source = MODEL.replace("default_cfgs = dict(", "# unused_factory\nnames = ['Net.export_layers', \"\"\"\nunused_factory\n\"\"\"]\ndefault_cfgs = dict(")
+    assert "unused_factory" in unreached({"m.py": outline(source)}, KEPT_NAMES)["m.py"]
+
+
+def test_a_renamed_import_names_what_it_renames():
+    user = "from m import unused_factory as build\n\nclass User(nn.Module):\n    def forward(self, x):\n        return build()(x)\n"
+    blanks = unreached({"m.py": outline(MODEL), "u.py": outline(user)}, KEPT_NAMES)
+    assert "unused_factory" not in blanks["m.py"]
+
+
+def test_a_gate_word_in_module_code_keeps_the_whole_file():
+    source = "from torch.jit import script as s\n" + MODEL
+    assert "m.py" not in unreached({"m.py": outline(source)}, KEPT_NAMES)
+
+
+def test_blanking_keeps_every_line_in_its_place():
+    source = MODEL.encode()
+    keys = unreached({"m.py": outline(MODEL)}, KEPT_NAMES)["m.py"]
+    blanked, spans = blank_bodies(source, ast.parse(source), keys)
+    assert blanked.count(b"\n") == source.count(b"\n")
+    assert {key for key, _, _ in spans} == keys - {"Net.one_line"}  # a body on its signature's line stays
+    tree = ast.parse(blanked)
+    assert [n.lineno for n in tree.body] == [n.lineno for n in ast.parse(source).body]  # each statement stays one
+    lines = blanked.decode().splitlines()
+    assert lines[[i for i, line in enumerate(lines) if line.startswith("def unused_factory")][0] + 1].strip() == "pass"
+    libcst.parse_module(blanked)
+
+
+def _report(paths: list[str], blank: bool, monkeypatch, blanks=None) -> list[dict]:
+    monkeypatch.setattr(engine, "BLANK_UNREACHED", blank)
+    if blanks is not None:
+        monkeypatch.setattr(engine, "unreached_bodies", lambda texts, codes: blanks)
+    result = engine.lint(paths, Config(targets=["all"]), jobs=1)
+    return [f.to_dict() for f in result.findings]
+
+
+@pytest.mark.parametrize("tree", ["fixtures", "tests/corpus"])
+def test_the_report_is_the_same_with_unreached_bodies_left_out(tree, monkeypatch):
+    paths = [str(ROOT / tree)]
+    files, _ = engine.discover(paths, [], str(ROOT), False)
+    texts = [(path, text) for path, _, _, text in engine._sources(files, 4_000_000)]
+    left_out = engine.unreached_bodies(texts, engine.selected_rules(Config(targets=["all"])))
+    assert sum(len(keys) for keys in left_out.values()) > 10  # the comparison is not between two whole runs
+    assert _report(paths, True, monkeypatch) == _report(paths, False, monkeypatch)
+
+
+def test_a_reached_body_left_out_by_a_wrong_guess_is_analyzed_again(tmp_path, monkeypatch):
+    path = tmp_path / "m.py"
+    path.write_text(MODEL)
+    whole = _report([str(path)], False, monkeypatch)
+    assert any(f["context"] == "helper" for f in whole)  # the .item() forward reaches through helper
+    wrong = {str(path): frozenset({"helper", "Net.forward", "unused_factory"})}
+    assert _report([str(path)], True, monkeypatch, blanks=wrong) == whole
