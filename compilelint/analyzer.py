@@ -1065,17 +1065,10 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
         return _syntax_error(path, 1, 0, f"file is too deeply nested or too large to parse ({type(err).__name__})")
     except Exception as err:  # LibCST raises a few other errors on odd bytes (e.g. encodings)
         return _syntax_error(path, 1, 0, f"cannot parse: {type(err).__name__}: {err}")
-    analyzer = FileAnalyzer(path, module_name, is_package, _rules_for(rules, source))
-    old_limit = sys.getrecursionlimit()
     try:
-        sys.setrecursionlimit(max(old_limit, 20000))
-        analyzer.run(module, source, tree)
-        # (positions generate the code of deep statements, which recurses as deep as the analysis did)
-        findings = _to_findings(path, module, source, analyzer, all_positions, tree)
+        analyzer, findings = _walk(path, module, source, tree, rules, module_name, is_package, all_positions)
     except RecursionError:
         return _too_complex(path, 1, "nested too deeply for the analysis (RecursionError)")
-    finally:
-        sys.setrecursionlimit(old_limit)
     if reindented is not None:
         restore_columns(findings, reindented.shift)
     return FileResult(path=path, summary=analyzer.summary, findings=findings)
@@ -1089,22 +1082,30 @@ def _analyze_blanked(path: str, source: bytes, blanked_source: bytes, tree: ast.
         module = _parse_cst(blanked_source)
     except Exception:  # noqa: BLE001 - the whole file's parse reports its own error
         return None
-    analyzer = FileAnalyzer(path, module_name, is_package, _rules_for(rules, source))
-    old_limit = sys.getrecursionlimit()
     try:
-        sys.setrecursionlimit(max(old_limit, 20000))
-        analyzer.run(module, source, tree)
-        findings = _to_findings(path, module, source, analyzer, all_positions, tree)
+        analyzer, findings = _walk(path, module, source, tree, rules, module_name, is_package, all_positions)
     except RecursionError:
         return None
-    finally:
-        sys.setrecursionlimit(old_limit)
     for finding, _, _ in findings:  # a fix's text is generated from the nodes it replaces: none may hold a blank
         fix = finding.fix
         if fix is not None and any(fix.start_line <= last and first <= fix.end_line for _, first, last in spans):
             return None
     return FileResult(path=path, summary=analyzer.summary, findings=findings,
                       blanked=tuple(f"{module_name}:{key}" for key, _, _ in spans if not key.startswith("=")))
+
+
+def _walk(path: str, module: cst.Module, source: bytes, tree: "ast.Module | None", rules: list[Rule], module_name: str,
+          is_package: bool, all_positions: bool) -> tuple[FileAnalyzer, list[tuple[Finding, str, bool]]]:
+    """The analysis of a parsed file and its findings, with room on the stack for deep trees (RecursionError passes)."""
+    analyzer = FileAnalyzer(path, module_name, is_package, _rules_for(rules, source))
+    old_limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(max(old_limit, 20000))
+        analyzer.run(module, source, tree)
+        # (positions generate the code of deep statements, which recurses as deep as the analysis did)
+        return analyzer, _to_findings(path, module, source, analyzer, all_positions, tree)
+    finally:
+        sys.setrecursionlimit(old_limit)
 
 
 def _rules_for(rules: list[Rule], source: bytes) -> list[Rule]:

@@ -1,23 +1,25 @@
-"""Function bodies no compile path can reach, found from the files' text before anything is parsed.
+"""Function bodies and module-level tables no compile path can reach, found from the files' text before anything
+is parsed.
 
 LibCST's parse and the walk after it are most of a lint run, and most of a model library is code no compiler
-runs: timm's model factories, checkpoint filters and `forward_intermediates`. The engine hands each worker the
-top-level functions and methods of its file that this module finds unreached; the worker gives LibCST the file
-with their bodies blanked (`blank_bodies`: a `pass` and empty lines, so that every other line keeps its place),
-and Python's own tree of the whole file for the facts read from it.
+runs: timm's model factories, checkpoint filters, `forward_intermediates` and `default_cfgs` tables. The engine
+hands each worker the top-level functions, methods and module-level assignments of its file that this module finds
+unreached; the worker gives LibCST the file with them blanked (`blank_bodies`: a `pass` and empty lines, so that
+every other line keeps its place), and Python's own tree of the whole file for the facts read from it.
 
-The finding is by name, over every file of the tree at once. A function is kept when its name is written in
-code that is kept: module-level code, class bodies, and the bodies kept for what they are (`KEPT_NAMES`,
-`forward`, dunders such as `__init__`, whose stores are the class's attribute facts; text that stores on
-`self`, says `global` or `nonlocal`, or writes a word of `gate_words`: where a compile path may begin or a rule
-that reports anywhere may report). The kept set grows until it names nothing new. Scope follows calls,
-references and values written in code it reaches, so a function that no kept code names is one it cannot reach;
-the engine checks that after the analysis (a blanked function that scope reaches, or a blanked file's function
-a finding's facts read, gets its file analysed again unblanked), so a wrong guess costs time, never a finding.
+The finding is by name, over every file of the tree at once. A region is kept when its name is written in code that
+is kept: module-level code and class bodies (imports left out: the code that uses a name names it), and the bodies
+kept for what they are: `forward` and `__call__`, `__init__` and other dunders and bodies that store on `self`
+(their stores are the class's attribute facts; of these only what they store names anything), text that writes a
+word of `KEPT_NAMES` or of a selected anywhere-rule's `Rule.body_gate` (where a compile path may begin or such a
+rule may report). The kept set grows until it names nothing new. Scope follows calls, references and values
+written in code it reaches, so a function that no kept code names is one it cannot reach; the engine checks that
+after the analysis (a blanked function that scope reaches gets its file analysed again whole), so a wrong guess
+costs time, never a finding.
 
-The scan is of lines: `def`/`class` headers and indentation, with triple-quoted strings masked so that their
-lines cannot end a block. A file it misreads only keeps more (a block that ends early leaves the rest of its
-lines to module-level code), and the worker blanks only what Python's tree confirms is such a function.
+The scan is of lines: `def`/`class` headers, indentation and open brackets, with strings and comments masked.
+A file it misreads only keeps more (a block that ends early leaves the rest of its lines to module-level code), and
+the worker blanks only what Python's tree confirms is such a function or assignment.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-# Words whose presence keeps a function's body, besides each selected rule's own (`gate_words`): where a compile
+# Words whose presence keeps a function's body, besides each selected anywhere-rule's `body_gate`: where a compile
 # path begins (`torch.compile(fn)`, `torch.jit.script`, `torch.jit.trace`, `torch.export.export`, their
 # decorators, `torch._dynamo.optimize`), a property (TorchScript compiles every property of a module), and
 # `global`/`nonlocal` statements (module-level facts a function changes).
