@@ -458,10 +458,12 @@ def _library_bases(results: list[FileResult], codes: list[str], jobs: int, timeo
     return out
 
 
-def collect_findings(results: list[FileResult], codes: list[str], config: Config) -> list[Finding]:
+def collect_findings(results: list[FileResult], codes: list[str], config: Config,
+                     reached: Reach | None = None) -> list[Finding]:
+    """The findings that scope keeps. `reached`: the scope of these very results, where the caller has it."""
     rules = all_rules()
-    index = RepoIndex([r.summary for r in results if r.summary is not None])
-    reached = Reach(index)
+    reached = reached or Reach(RepoIndex([r.summary for r in results if r.summary is not None]))
+    index = reached.index
     scope = reached.scope
     selected = set(codes)
     index.script_failures = (_script_failures(results, rules, index, scope)
@@ -528,13 +530,14 @@ def unreached_bodies(texts: list[tuple[str, str]], codes: list[str]) -> dict[str
     return unreached({path: outline(text) for path, text in texts}, gate)
 
 
-def _reached_blanked(results: list[FileResult]) -> list[str]:
-    """The files with a blanked function that scope reaches: they are analyzed again whole."""
+def _reached_blanked(results: list[FileResult]) -> tuple[list[str], Reach | None]:
+    """The files with a blanked function that scope reaches (they are analyzed again whole), and the scope of
+    `results` (None where nothing was blanked)."""
     blanked = {key: result.path for result in results for key in result.blanked}
     if not blanked:
-        return []
-    scope = Reach(RepoIndex([r.summary for r in results if r.summary is not None])).scope
-    return sorted({blanked[key] for key in scope if key in blanked})
+        return [], None
+    reached = Reach(RepoIndex([r.summary for r in results if r.summary is not None]))
+    return sorted({blanked[key] for key in reached.scope if key in blanked}), reached
 
 
 def shard_of(path: str, root: str, count: int) -> int:
@@ -576,21 +579,25 @@ def lint(paths: list[str], config: Config, *, jobs: int = 0, file_timeout: float
                             blanks)
     results = [result for result, _ in analyzed]
     digests = {result.path: digest for result, digest in analyzed if digest}
-    choice = choose_targets(config.targets, [r.summary for r in results if r.summary is not None],
-                            config.targets_from, config.select + config.extend_select)
-    results += _library_bases(results, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir)
-    while redo := _reached_blanked(results):  # a guess that missed: those files whole (a round per call level)
+    library = _library_bases(results, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir)
+    while True:  # a guess that missed: those files whole, until scope reaches no blanked function
+        redo, reached = _reached_blanked(results + library)
+        if not redo:
+            break
         for path in redo:
             blanks.pop(path, None)
         redone = {result.path: result for result, _ in _analyze_all(
             redo, run_codes, jobs, file_timeout, int(max_file_mb * 1e6), cache_dir, index_only, False)}
         results = [redone.get(r.path, r) for r in results]
+    choice = choose_targets(config.targets, [r.summary for r in results if r.summary is not None],
+                            config.targets_from, config.select + config.extend_select)
+    results += library
     reported = codes  # the rules whose findings can be reported: the SARIF's rule list
     if tuple(config.targets) != choice.enabled:
         rules = all_rules()
         config = dataclasses.replace(config, targets=list(choice.enabled))
         reported = [c for c in codes if set(rules[c].targets) & set(choice.enabled) or not rules[c].targets]
-    findings = collect_findings(results, codes, config)
+    findings = collect_findings(results, codes, config, reached)
     # Findings whose position the first pass deferred (outside its file's local scope) but that another
     # file's code reaches: re-analyze just those files with every position computed.
     unplaced = sorted({f.path for f in findings if f.line == 0})

@@ -12,6 +12,7 @@ import pytest
 from compilelint import engine
 from compilelint.analysis.unreached import KEPT_NAMES, blank_bodies, outline, unreached
 from compilelint.config import Config
+from compilelint.rules.registry import all_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -148,3 +149,45 @@ def test_a_reached_body_left_out_by_a_wrong_guess_is_analyzed_again(tmp_path, mo
     assert any(f["context"] == "helper" for f in whole)  # the .item() forward reaches through helper
     wrong = {str(path): frozenset({"helper", "Net.forward", "unused_factory"})}
     assert _report([str(path)], True, monkeypatch, blanks=wrong) == whole
+
+
+ANYWHERE = [rule for rule in all_rules().values() if rule.applies_to == "anywhere"]
+
+
+def _region_at(source: str, line: int) -> str | None:
+    """The key ("f", "Cls.m", "=name") of the top-level function, method or assignment holding `line`."""
+    for stmt in ast.parse(source).body:
+        if not stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
+            continue
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return stmt.name
+        if isinstance(stmt, ast.ClassDef):
+            held = [m.name for m in stmt.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and m.lineno <= line <= (m.end_lineno or m.lineno)]
+            return f"{stmt.name}.{held[0]}" if held else None
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
+            return f"={target.id}" if isinstance(target, ast.Name) else None
+    return None
+
+
+@pytest.mark.parametrize("rule", ANYWHERE, ids=lambda rule: rule.code)
+def test_every_rule_that_reports_anywhere_says_where_and_keeps_its_findings(rule, tmp_path, monkeypatch):
+    """`Rule.body_gate` is a claim: each bad example's findings sit in module code or in a region whose text writes a
+    word of it (so such a region is never left out), and they are the same with unreached bodies left out."""
+    assert rule.body_gate, f"{rule.code} reports anywhere and names no body_gate: nothing would be left out"
+    for i, example in enumerate(rule.bad):
+        path = tmp_path / f"bad{i}.py"
+        source = example.code + "\n\ndef unused_factory(pretrained=False):\n    return M()\n"
+        path.write_text(source)
+        config = Config(targets=["all"], select=[rule.code])
+        for blank in (False, True):
+            monkeypatch.setattr(engine, "BLANK_UNREACHED", blank)
+            found = [f.to_dict() for f in engine.lint([str(path)], config, jobs=1).findings]
+            if not blank:
+                whole = found
+        assert whole and found == whole, (rule.code, i)
+        regions = {region.key: region for region in outline(source).regions}
+        for finding in whole:
+            key = _region_at(source, finding["line"])
+            assert key not in regions or regions[key].words & rule.body_gate, (rule.code, i, key)
