@@ -47,6 +47,7 @@ _ENTRIES = frozenset({"forward", "__call__"})
 _SELF_CALL = re.compile(r"[ \t]*self(?:\.\w+)+\s*\(")
 _IMPORT = re.compile(r"(?:import|from)[ \t]")
 _RENAMED = re.compile(r"([A-Za-z_]\w*)\s+as\s+([A-Za-z_]\w*)")
+_CAPITALISED_CALL = re.compile(r"\b([A-Z]\w*)\s*\(")
 _ATTRIBUTE = re.compile(r"\.\s*([A-Za-z_]\w*)")
 # `name = ...` or `name: T = ...` at the start of a line: a module-level assignment when no block is open
 _ASSIGNMENT = re.compile(r"([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")
@@ -76,6 +77,7 @@ class Region:
     names: frozenset[str]  # of those, what it names when kept: all, or for one kept for its facts, what it stores
     attributes: frozenset[str]  # of those, the ones written after a dot (`self.name`, `x.name`)
     kept_for_itself: bool  # forward, a dunder, or text that stores on self
+    builds: frozenset[str] = frozenset()  # the capitalised names it calls (`TinyViT(**kwargs)`)
 
     @property
     def is_method(self) -> bool:
@@ -187,6 +189,7 @@ def outline(text: str) -> FileOutline:
             inside[j] = True
     for key, first, end, header in spans:
         body = "\n".join(lines[first:end])
+        builds = frozenset(_CAPITALISED_CALL.findall(body))  # (before the class header: `class Net(nn.Module):`)
         if header >= 0:
             body += "\n" + lines[header]
         for j in range(first, end):
@@ -194,10 +197,10 @@ def outline(text: str) -> FileOutline:
         name = key.rpartition(".")[2].lstrip("=")
         words = frozenset(_WORD.findall(body))
         if name in _ENTRIES:
-            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), True))
+            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), True, builds))
             continue
         if key.startswith("=") or not (name.startswith("__") and name.endswith("__") or _SELF_STORE.search(body)):
-            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), False))
+            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), False, builds))
             continue
         # Kept for its facts (`__init__`, a method storing on self): scope reads what its stores hold (`self.head =
         # create_head(...)`, through locals: `block = make_block(); self.blocks.append(block)`), not what it runs, so
@@ -215,7 +218,7 @@ def outline(text: str) -> FileOutline:
                 held.append(j)
         stores = "\n".join(lines[j] for j in held)
         out.regions.append(Region(key, name, words, frozenset(_WORD.findall(stores)),
-                                  frozenset(_ATTRIBUTE.findall(stores)), True))
+                                  frozenset(_ATTRIBUTE.findall(stores)), True, builds))
     out.module_words = set(_WORD.findall("\n".join(lines[j] for j in range(n) if not inside[j])))
     return out
 
@@ -224,8 +227,9 @@ def unreached(outlines: dict[str, FileOutline], gate: frozenset[str]) -> dict[st
     """Path -> the keys of its regions that no kept code names: a method by a word written after a dot (or in a class
     body), a function or an assignment by any word. `gate`: words whose presence keeps a region (`KEPT_NAMES` and
     the selected rules' `Rule.body_gate`); a file whose module-level code writes one is left whole (an import may
-    have renamed what the word stands for). An assignment that calls a class of the tree is kept: the call is a
-    build of the class, which other facts read (`RepoIndex.builds_of`)."""
+    have renamed what the word stands for). A region that calls a class of the tree by its name is kept: the call is a
+    build of the class, which other facts read wherever it is (`RepoIndex.builds_of`: TS169 asks whether any build
+    passes a parameter)."""
     whole = {path for path, o in outlines.items() if (o.module_words | o.import_words) & gate}
     renamed: dict[str, set[str]] = {}
     for o in outlines.values():
@@ -240,8 +244,7 @@ def unreached(outlines: dict[str, FileOutline], gate: frozenset[str]) -> dict[st
     frontier: list[Region] = []
     for path, o in outlines.items():
         for region in o.regions:
-            if path in whole or region.kept_for_itself or region.words & gate or (
-                    region.key.startswith("=") and region.words & classes):
+            if path in whole or region.kept_for_itself or region.words & gate or region.builds & classes:
                 frontier.append(region)
             else:
                 (waiting_after_dot if region.is_method else waiting).setdefault(region.name, []).append(region)
