@@ -1,4 +1,4 @@
-"""One file, one pass: parse with LibCST, index it, compute tensor facts, run every rule.
+"""One file, one pass: LibCST nodes (built from Python's own parse, or LibCST's), index, tensor facts, every rule.
 
 Rules run over every function speculatively; which functions a compile path actually reaches is
 only known once all files are indexed, so each candidate finding carries the key of the function
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from compilelint.analysis.ast_cst import Built, Unsupported, build_module
 from compilelint.analysis.globals import ModuleGlobals, module_globals
 from compilelint.semantic.breaks import skipped_whole
 from compilelint.semantic.calls import call_name
@@ -188,7 +189,7 @@ class RuleContext:
         return self._analyzer.globals_fact
 
     def code_for(self, node: cst.CSTNode) -> str:
-        return self._analyzer.module.code_for_node(node)
+        return self._analyzer.code_for(node)
 
     def report(self, node: cst.CSTNode, message: str | None = None, *, severity: str | None = None,
                gb_id: str | None = None, in_class: bool = False,
@@ -339,10 +340,19 @@ class FileAnalyzer:
         self._current_locals: dict[str, list[tuple[str, str]]] = {}
         self._local_defs: set[str] = set()
         self.module: cst.Module
+        # Where each node is, for a module built from Python's tree (analysis/ast_cst.py); None for LibCST's own
+        self.built: Built | None = None
+        self.source = b""
+
+    def code_for(self, node: cst.CSTNode) -> str:
+        """The source of `node` as written (with its parentheses)."""
+        text = self.built.code_for(self.source, node) if self.built is not None else None
+        return self.module.code_for_node(node) if text is None else text
 
     # -- entry --------------------------------------------------------------------------------
     def run(self, module: cst.Module, source: bytes | None = None, tree: "ast.Module | None" = None) -> None:
         self.module = module
+        self.source = source if source is not None else b""
         text = source if source is not None else module.code
         self.param_kinds = ParamKinds.from_tree(tree, text) if tree is not None else ParamKinds.from_source(text)
         self._def_lines = _def_lines(tree) if tree is not None else {}
@@ -1043,6 +1053,10 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
     if limit is not None:
         return _too_complex(path, *limit)
     tree = parsed.tree
+    if BUILD_FROM_AST and tree is not None:
+        result = _analyze_built(path, source, tree, blank, rules, module_name, is_package, all_positions)
+        if result is not None:
+            return result
     if blank and tree is not None:
         blanked_source, spans = blank_bodies(source, tree, blank)
         if spans:
@@ -1074,6 +1088,30 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
     return FileResult(path=path, summary=analyzer.summary, findings=findings)
 
 
+# Whether the analysis reads LibCST nodes built from Python's tree (analysis/ast_cst.py) rather than LibCST's parse;
+# the report is the same either way (tests/test_ast_cst.py), only the time differs.
+BUILD_FROM_AST = True
+
+
+def _analyze_built(path: str, source: bytes, tree: ast.Module, blank: frozenset[str], rules: list[Rule],
+                   module_name: str, is_package: bool, all_positions: bool) -> FileResult | None:
+    """analyze_source on nodes built from Python's `tree`; None where LibCST's parse is needed: a construct the
+    builder does not build, a finding on a node it does not place, a fix (its text is printed from nodes)."""
+    try:
+        built = _build_cst(source, tree, blank)
+    except Unsupported:
+        return None
+    try:
+        analyzer, findings = _walk(path, built.module, source, tree, rules, module_name, is_package, all_positions,
+                                   built)
+    except RecursionError:
+        return None
+    if findings is None:
+        return None
+    return FileResult(path=path, summary=analyzer.summary, findings=findings,
+                      blanked=tuple(f"{module_name}:{key}" for key, _, _ in built.blanked if not key.startswith("=")))
+
+
 def _analyze_blanked(path: str, source: bytes, blanked_source: bytes, tree: ast.Module,
                      spans: list[tuple[str, int, int]], rules: list[Rule], module_name: str, is_package: bool,
                      all_positions: bool) -> FileResult | None:
@@ -1095,15 +1133,18 @@ def _analyze_blanked(path: str, source: bytes, blanked_source: bytes, tree: ast.
 
 
 def _walk(path: str, module: cst.Module, source: bytes, tree: "ast.Module | None", rules: list[Rule], module_name: str,
-          is_package: bool, all_positions: bool) -> tuple[FileAnalyzer, list[tuple[Finding, str, bool]]]:
-    """The analysis of a parsed file and its findings, with room on the stack for deep trees (RecursionError passes)."""
+          is_package: bool, all_positions: bool, built: Built | None = None,
+          ) -> tuple[FileAnalyzer, list[tuple[Finding, str, bool]] | None]:
+    """The analysis of a parsed file and its findings, with room on the stack for deep trees (RecursionError passes).
+    Findings None: a module `built` from Python's tree cannot place them (_to_findings)."""
     analyzer = FileAnalyzer(path, module_name, is_package, _rules_for(rules, source))
+    analyzer.built = built
     old_limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(old_limit, 20000))
         analyzer.run(module, source, tree)
         # (positions generate the code of deep statements, which recurses as deep as the analysis did)
-        return analyzer, _to_findings(path, module, source, analyzer, all_positions, tree)
+        return analyzer, _to_findings(path, module, source, analyzer, all_positions, tree, built)
     finally:
         sys.setrecursionlimit(old_limit)
 
@@ -1117,8 +1158,12 @@ def _rules_for(rules: list[Rule], source: bytes) -> list[Rule]:
 
 
 def _parse_cst(source: bytes) -> cst.Module:
-    # the seam the robustness tests replace (a parser that crashes or stalls on a marker), in this module
+    # the seams the robustness tests replace (a parser that crashes or stalls on a marker), in this module
     return parse_cst(source)
+
+
+def _build_cst(source: bytes, tree: ast.Module, blank: frozenset[str]) -> Built:
+    return build_module(source, tree, blank)
 
 
 def _parse_cst_or_none(source: bytes) -> cst.Module | None:
@@ -1183,7 +1228,8 @@ def python_ast(source: bytes) -> "ast.Module | None":
 
 
 def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAnalyzer,
-                 all_positions: bool = True, tree: "ast.Module | None" = None) -> list[tuple[Finding, str, bool]]:
+                 all_positions: bool = True, tree: "ast.Module | None" = None, built: Built | None = None,
+                 ) -> list[tuple[Finding, str, bool]] | None:
     anywhere = {r.code for r in analyzer.rules if r.applies_to == "anywhere"}
     module_key = f"{analyzer.module_name}:<module>"
     # Module-level code is never compiled: only rules that apply anywhere report there.
@@ -1196,6 +1242,11 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
         deferred = {id(c) for c in candidates if c.rule not in anywhere and c.scope_key not in local}
     positioned = [c for c in candidates if id(c) not in deferred]
     nodes = [c.node for c in positioned] + [n for c in positioned for n, _ in c.related]
+    if built is not None:
+        positions = _built_positions(built, source, positioned, nodes)
+        if positions is None:
+            return None
+        return _placed(path, module, source, candidates, deferred, anywhere, positions, {})
     fix_spans: dict[int, tuple[int, int, int, int]] = {}
     members: dict[int, set[int]] = {}
     for c in positioned:
@@ -1204,6 +1255,28 @@ def _to_findings(path: str, module: cst.Module, source: bytes, analyzer: FileAna
                              inclusive=[c.fix[0] for c in positioned if c.fix], inclusive_out=fix_spans,
                              starts=statement_lines(module, source, tree) if positioned else None,
                              members=members, tree=tree)
+    return _placed(path, module, source, candidates, deferred, anywhere, positions, fix_spans)
+
+
+def _built_positions(built: Built, source: bytes, positioned: list[Candidate], nodes: list[cst.CSTNode]
+                     ) -> dict[int, tuple[int, int, int, int]] | None:
+    """LibCST's positions of `nodes` from a built module's spans; None where one has none or a finding has a fix."""
+    if any(c.fix is not None for c in positioned):
+        return None
+    positions = {}
+    for node in nodes:
+        span = built.spans.get(id(node))
+        if span is None:
+            return None
+        line, col, end_line, end_col = span
+        positions[id(node)] = (line, built.column(source, line, col), end_line, built.column(source, end_line, end_col))
+    return positions
+
+
+def _placed(path: str, module: cst.Module, source: bytes, candidates: list[Candidate], deferred: set[int],
+            anywhere: set[str], positions: dict[int, tuple[int, int, int, int]], fix_spans: dict[int, tuple[int, int, int, int]],
+            ) -> list[tuple[Finding, str, bool]]:
+    """The findings of `candidates` at `positions` (deferred ones at line 0), less those suppressed in the source."""
     text = source.decode(module.encoding, errors="replace")
     lines = text.splitlines()
     suppressions = Suppressions.from_lines(lines)

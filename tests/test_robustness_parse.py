@@ -75,6 +75,7 @@ def test_pathological_input_is_e005_before_the_parser_sees_it(name, monkeypatch)
         raise AssertionError("LibCST was handed a file the guard must stop")
 
     monkeypatch.setattr(analyzer, "_parse_cst", no_native_parse)
+    monkeypatch.setattr(analyzer, "_build_cst", no_native_parse)
     start = time.monotonic()
     result = analyze_source(f"{name}.py", PATHOLOGICAL[name].encode(), RULES, "m", False)
     assert time.monotonic() - start < 5
@@ -223,18 +224,24 @@ def test_supervisor_raises_an_internal_error_like_pool_did():
 
 
 def _segfault_on_marker(real):  # noqa: ANN001, ANN202
-    def parse(source: bytes):  # noqa: ANN202
+    def parse(source: bytes, *rest):  # noqa: ANN002, ANN202
         if b"CRASH-THE-PARSER" in source:
             os.kill(os.getpid(), signal.SIGSEGV)
-        return real(source)
+        return real(source, *rest)
 
     return parse
+
+
+def _crash_both_parses(monkeypatch) -> None:  # noqa: ANN001
+    """Both ways a worker turns a file into LibCST nodes (LibCST's parser, the nodes built from Python's tree)."""
+    monkeypatch.setattr(analyzer, "_parse_cst", _segfault_on_marker(analyzer._parse_cst))
+    monkeypatch.setattr(analyzer, "_build_cst", _segfault_on_marker(analyzer._build_cst))
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_file_that_kills_its_worker_is_e006_and_the_others_are_checked(tmp_path, monkeypatch, jobs):
     """A crash of the native parser that the guard did not foresee (forked workers inherit the patch)."""
-    monkeypatch.setattr(analyzer, "_parse_cst", _segfault_on_marker(analyzer._parse_cst))
+    _crash_both_parses(monkeypatch)
     (tmp_path / "a_crash.py").write_text("# CRASH-THE-PARSER\nx = 1\n")
     for i in range(3):
         (tmp_path / f"good{i}.py").write_text(GOOD)
@@ -253,6 +260,7 @@ def test_cli_minus_j1_survives_a_segfault_with_a_report(tmp_path):
     script = ("import sys\nfrom compilelint import analyzer\nsys.path.insert(0, %r)\n"
               "from test_robustness_parse import _segfault_on_marker\n"
               "analyzer._parse_cst = _segfault_on_marker(analyzer._parse_cst)\n"
+              "analyzer._build_cst = _segfault_on_marker(analyzer._build_cst)\n"
               "from compilelint.cli import run\nsys.argv = ['compilelint'] + sys.argv[1:]\nrun()\n"
               % str(Path(__file__).parent))
     proc = subprocess.run([sys.executable, "-c", script, str(tmp_path), "-j1", "--no-cache", "--output-format", "json",
@@ -282,8 +290,9 @@ def test_deep_nesting_next_to_a_normal_file_gives_a_report_naming_both(tmp_path,
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_an_uninterruptible_parse_is_killed_at_the_hard_deadline(tmp_path, jobs):
     """Ten subscript chains just under the depth limit: each about a second inside LibCST's native parser,
-    which the --file-timeout alarm cannot interrupt; the worker is killed at the hard deadline instead."""
-    (tmp_path / "slow.py").write_text("".join(f"x{i} = a" + "[0]" * (DEPTH - 100) + "\n" for i in range(10)))
+    which the --file-timeout alarm cannot interrupt; the worker is killed at the hard deadline instead. (The
+    `match` statement is what the nodes built from Python's tree leave to LibCST's parser: analysis/ast_cst.py.)"""
+    (tmp_path / "slow.py").write_text("match x:\n    case _:\n        pass\n" + "".join(f"x{i} = a" + "[0]" * (DEPTH - 100) + "\n" for i in range(10)))
     (tmp_path / "good.py").write_text(GOOD)
     start = time.monotonic()
     proc = run_cli(str(tmp_path), "-j", jobs, "--no-cache", "--output-format", "json", "--file-timeout", "0.5",
