@@ -49,6 +49,7 @@ _IMPORT = re.compile(r"(?:import|from)[ \t]")
 _RENAMED = re.compile(r"([A-Za-z_]\w*)\s+as\s+([A-Za-z_]\w*)")
 _CAPITALISED_CALL = re.compile(r"\b([A-Z]\w*)\s*\(")
 _ATTRIBUTE = re.compile(r"\.\s*([A-Za-z_]\w*)")
+_CHAIN = re.compile(r"\b([A-Za-z_]\w*)((?:\s*\.\s*[A-Za-z_]\w*)+)")
 # `name = ...` or `name: T = ...` at the start of a line: a module-level assignment when no block is open
 _ASSIGNMENT = re.compile(r"([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")
 # Assignments shorter than this stay: their parse costs little, and most are the constants code reads.
@@ -78,6 +79,10 @@ class Region:
     attributes: frozenset[str]  # of those, the ones written after a dot (`self.name`, `x.name`)
     kept_for_itself: bool  # forward, a dunder, or text that stores on self
     builds: frozenset[str] = frozenset()  # the capitalised names it calls (`TinyViT(**kwargs)`)
+    # the words after a dot in a chain that begins with an imported name (`vit.checkpoint_filter_fn`): they name the
+    # functions of another module
+    qualified: frozenset[str] = frozenset()
+    blankable: bool = True  # False: a module-level assignment too short to be worth leaving out
 
     @property
     def is_method(self) -> bool:
@@ -91,6 +96,8 @@ class FileOutline:
     classes: set[str] = field(default_factory=set)  # its top-level classes' names
     import_words: set[str] = field(default_factory=set)  # what its module-level imports write
     renamed: set[tuple[str, str]] = field(default_factory=set)  # (alias, name) of each `import name as alias`
+    star_import: bool = False  # `from x import *`: any word may name what another file defines
+    module_qualified: set[str] = field(default_factory=set)  # Region.qualified of module-level code
 
 
 def _masked(text: str) -> str:
@@ -109,8 +116,8 @@ def _end_statement(statement: tuple[str, int], last: int, spans: list, imports: 
     key, first = statement
     if key == "import":
         imports.append((first, last))
-    elif last - first >= _MIN_ASSIGNMENT_LINES - 1:
-        spans.append((key, first, last + 1, -1))
+    else:  # a short one (-2) is never blanked, but names what its value writes only when it is named itself
+        spans.append((key, first, last + 1, -1 if last - first >= _MIN_ASSIGNMENT_LINES - 1 else -2))
 
 
 def outline(text: str) -> FileOutline:
@@ -185,11 +192,23 @@ def outline(text: str) -> FileOutline:
         statement_text = " ".join(lines[first:last + 1])
         out.import_words.update(_WORD.findall(statement_text))
         out.renamed.update((alias, name) for name, alias in _RENAMED.findall(statement_text))
+        out.star_import = out.star_import or "*" in statement_text
         for j in range(first, last + 1):
             inside[j] = True
+    def qualified(text: str) -> frozenset[str]:
+        return frozenset(word for head, rest in _CHAIN.findall(text) if head in out.import_words
+                         for word in _ATTRIBUTE.findall(rest))
+
     for key, first, end, header in spans:
         body = "\n".join(lines[first:end])
         builds = frozenset(_CAPITALISED_CALL.findall(body))  # (before the class header: `class Net(nn.Module):`)
+        if header == -2:
+            for j in range(first, end):
+                inside[j] = True
+            out.regions.append(Region(key, key[1:], frozenset(_WORD.findall(body)), frozenset(_WORD.findall(body)),
+                                      frozenset(_ATTRIBUTE.findall(body)), False, builds, qualified(body),
+                                      blankable=False))
+            continue
         if header >= 0:
             body += "\n" + lines[header]
         for j in range(first, end):
@@ -197,10 +216,12 @@ def outline(text: str) -> FileOutline:
         name = key.rpartition(".")[2].lstrip("=")
         words = frozenset(_WORD.findall(body))
         if name in _ENTRIES:
-            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), True, builds))
+            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), True, builds,
+                                      qualified(body)))
             continue
         if key.startswith("=") or not (name.startswith("__") and name.endswith("__") or _SELF_STORE.search(body)):
-            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), False, builds))
+            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), False, builds,
+                                      qualified(body)))
             continue
         # Kept for its facts (`__init__`, a method storing on self): scope reads what its stores hold (`self.head =
         # create_head(...)`, through locals: `block = make_block(); self.blocks.append(block)`), not what it runs, so
@@ -218,62 +239,99 @@ def outline(text: str) -> FileOutline:
                 held.append(j)
         stores = "\n".join(lines[j] for j in held)
         out.regions.append(Region(key, name, words, frozenset(_WORD.findall(stores)),
-                                  frozenset(_ATTRIBUTE.findall(stores)), True, builds))
-    out.module_words = set(_WORD.findall("\n".join(lines[j] for j in range(n) if not inside[j])))
+                                  frozenset(_ATTRIBUTE.findall(stores)), True, builds, qualified(stores)))
+    module_code = "\n".join(lines[j] for j in range(n) if not inside[j])
+    out.module_words = set(_WORD.findall(module_code))
+    out.module_qualified = set(qualified(module_code))
     return out
 
 
 def unreached(outlines: dict[str, FileOutline], gate: frozenset[str]) -> dict[str, frozenset[str]]:
-    """Path -> the keys of its regions that no kept code names: a method by a word written after a dot (or in a class
-    body), a function or an assignment by any word. `gate`: words whose presence keeps a region (`KEPT_NAMES` and
-    the selected rules' `Rule.body_gate`); a file whose module-level code writes one is left whole (an import may
-    have renamed what the word stands for). A region that calls a class of the tree by its name is kept: the call is a
-    build of the class, which other facts read wherever it is (`RepoIndex.builds_of`: TS169 asks whether any build
-    passes a parameter)."""
+    """Path -> the keys of its regions that no kept code names. A word written after a dot (or in a class body) names
+    the methods of that name of every file; after a dot in a chain that begins with an imported name
+    (`vit.checkpoint_filter_fn`), the functions and assignments of that name of every file; any word names the
+    functions and assignments of that name of its own file, and of every file where its file imports the word (or
+    imports `*`). `gate`: words whose presence keeps a region (`KEPT_NAMES` and the selected
+    rules' `Rule.body_gate`); a file whose module-level code writes one is left whole (an import may have renamed
+    what the word stands for). A region that calls a class of the tree by its name is kept: the call is a build of
+    the class, which other facts read wherever it is (`RepoIndex.builds_of`: TS169 asks whether any build passes a
+    parameter)."""
     whole = {path for path, o in outlines.items() if (o.module_words | o.import_words) & gate}
     renamed: dict[str, set[str]] = {}
     for o in outlines.values():
         for alias, name in o.renamed:
             renamed.setdefault(alias, set()).add(name)
     classes: set[str] = set().union(*(o.classes for o in outlines.values())) if outlines else set()
-    named: set[str] = set().union(*(o.module_words for o in outlines.values())) if outlines else set()
-    named_after_dot: set[str] = set(named)
-    waiting: dict[str, list[Region]] = {}
-    waiting_after_dot: dict[str, list[Region]] = {}
+    methods: dict[str, list[Region]] = {}
+    functions: dict[str, list[Region]] = {}  # functions and assignments, by name
+    local: dict[tuple[str, str], list[Region]] = {}  # the same, by (path, name)
     kept: set[int] = set()
-    frontier: list[Region] = []
+    frontier: list[tuple[str, Region]] = []
+    silent: set[int] = set()  # kept for what a rule reads there, not because a compiler may run it: names nothing
     for path, o in outlines.items():
         for region in o.regions:
-            if path in whole or region.kept_for_itself or region.words & gate or region.builds & classes:
-                frontier.append(region)
-            else:
-                (waiting_after_dot if region.is_method else waiting).setdefault(region.name, []).append(region)
-    seen: set[str] = set()
-    seen_after_dot: set[str] = set()
-    while True:
-        for region in frontier:
-            if id(region) not in kept:
+            if path in whole or region.kept_for_itself or region.words & KEPT_NAMES:
+                frontier.append((path, region))
+                continue
+            if region.words & gate or region.builds & classes:
                 kept.add(id(region))
-                named |= region.names
-                named_after_dot |= region.attributes
-        frontier = []
-        for alias in (named | named_after_dot) - seen - seen_after_dot:  # the name an import gave another name
-            for name in renamed.get(alias, ()):
-                named.add(name)
-                named_after_dot.add(name)
-        for name in named - seen:
-            frontier.extend(waiting.pop(name, ()))
-        for name in named_after_dot - seen_after_dot:
-            frontier.extend(waiting_after_dot.pop(name, ()))
-        seen |= named
-        seen_after_dot |= named_after_dot
-        if not frontier:
-            break
+                silent.add(id(region))
+            if region.is_method:
+                methods.setdefault(region.name, []).append(region)
+            else:
+                functions.setdefault(region.name, []).append(region)
+                local.setdefault((path, region.name), []).append(region)
+    paths = {id(region): path for path, o in outlines.items() for region in o.regions}
+    seen_local: set[tuple[str, str]] = set()
+    seen_anywhere: set[str] = set()
+
+    def methods_named(words: set[str] | frozenset[str]) -> None:
+        for word in words:
+            frontier.extend((paths[id(r)], r) for r in methods.pop(word, ()))
+            for name in renamed.get(word, ()):  # the name an import gave another name
+                frontier.extend((paths[id(r)], r) for r in methods.pop(name, ()))
+
+    def anywhere(words: set[str] | frozenset[str]) -> None:
+        for word in words:
+            if word in seen_anywhere:
+                continue
+            seen_anywhere.add(word)
+            frontier.extend((paths[id(r)], r) for r in functions.get(word, ()))
+            for name in renamed.get(word, ()):
+                anywhere((name,))
+
+    def in_file(path: str, words: set[str] | frozenset[str]) -> None:
+        o = outlines[path]
+        for word in words:
+            if (path, word) in seen_local:
+                continue
+            seen_local.add((path, word))
+            frontier.extend((path, r) for r in local.get((path, word), ()))
+            if word in o.import_words or o.star_import:
+                frontier.extend((paths[id(r)], r) for r in functions.get(word, ()))
+            for name in renamed.get(word, ()):
+                if word in o.import_words:
+                    frontier.extend((paths[id(r)], r) for r in functions.get(name, ()))
+                    anywhere((name,))
+
+    for path, o in outlines.items():  # module-level code and class bodies
+        in_file(path, o.module_words)
+        methods_named(o.module_words)
+        anywhere(o.module_qualified)
+    while frontier:
+        path, region = frontier.pop()
+        if id(region) in kept and id(region) not in silent:
+            continue
+        kept.add(id(region))
+        silent.discard(id(region))
+        in_file(path, region.names)
+        methods_named(region.attributes)
+        anywhere(region.qualified)
     out: dict[str, frozenset[str]] = {}
     for path, o in outlines.items():
         if path in whole:
             continue
-        blank = {r.key for r in o.regions if id(r) not in kept}
+        blank = {r.key for r in o.regions if id(r) not in kept and r.blankable}
         # a name defined twice (branches of an `if`) is blanked only where every definition is unreached
         blank -= {r.key for r in o.regions if id(r) in kept}
         if blank:
