@@ -27,7 +27,6 @@ from compilelint.analysis.names import import_aliases, qualify
 from compilelint.analysis.positions import positions_of, statement_lines
 from compilelint.analysis.reach import MODULE_CONTAINERS, annotation_values, class_build, registry_members, value_call, values_of
 from compilelint.analysis.script_support import dead_when_scripting, in_decorator
-from compilelint.analysis.unreached import blank_bodies
 from compilelint.analysis.tensors import (ClassFacts, FunctionFacts, Kind, annotation_kind, infer_returns_tensor,
                                          self_attr_assignments)
 from compilelint.findings import Finding, Fix, Related
@@ -365,6 +364,10 @@ class FileAnalyzer:
         for index, stmt in enumerate(module.body):
             self.statement_index = index
             self._top_level(stmt, module_key)
+        for call in self.built.left_out_calls if self.built is not None else ():
+            build = class_build(call, self.aliases, self._local_defs, self.module_name)
+            if build is not None:
+                self.summary.class_builds.append(build)
 
     def _collect_module_imports(self, body) -> None:  # noqa: ANN001
         for stmt in body:
@@ -1038,11 +1041,11 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
     get no position (line 0): most are dropped by scope later, and positions cost about as much as
     the parse. The engine re-analyzes the few files where such a finding turns out to be in scope.
 
-    `blank`: the top-level functions and methods ("f", "Cls.m") whose bodies no compile path reaches
-    (compilelint/analysis/unreached.py): LibCST is handed the file with those bodies blanked, every line in its
-    place; what Python's own tree tells (call sites, custom ops, positions) is read from the whole file. The
-    result names them (`FileResult.blanked`). A file where blanking could change what is reported (a fix that
-    spans a blanked body, a file LibCST parses only as written) is analyzed whole.
+    `blank`: the top-level functions, methods ("f", "Cls.m") and module-level assignments ("=name") that no compile
+    path reaches (compilelint/analysis/unreached.py): the nodes built from Python's tree (analysis/ast_cst.py) leave
+    them out, every other line in its place; what Python's own tree tells (call sites, custom ops, class builds) is
+    read from the whole file. The result names the functions left out (`FileResult.blanked`). A file the builder
+    cannot stand in for (a fix, a construct it does not build) is analyzed whole, on LibCST's parse.
     """
     if module_name is None:
         module_name, is_package = module_name_for(path)
@@ -1057,13 +1060,7 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
         result = _analyze_built(path, source, tree, blank, rules, module_name, is_package, all_positions)
         if result is not None:
             return result
-    if blank and tree is not None:
-        blanked_source, spans = blank_bodies(source, tree, blank)
-        if spans:
-            result = _analyze_blanked(path, source, blanked_source, tree, spans, rules, module_name, is_package,
-                                      all_positions)
-            if result is not None:
-                return result
+        all_positions = True  # (a file with a fix: positioning all its findings now costs less than a second analysis)
     reindented = None
     try:
         module = _parse_cst(source)
@@ -1110,26 +1107,6 @@ def _analyze_built(path: str, source: bytes, tree: ast.Module, blank: frozenset[
         return None
     return FileResult(path=path, summary=analyzer.summary, findings=findings,
                       blanked=tuple(f"{module_name}:{key}" for key, _, _ in built.blanked if not key.startswith("=")))
-
-
-def _analyze_blanked(path: str, source: bytes, blanked_source: bytes, tree: ast.Module,
-                     spans: list[tuple[str, int, int]], rules: list[Rule], module_name: str, is_package: bool,
-                     all_positions: bool) -> FileResult | None:
-    """analyze_source with LibCST handed `blanked_source`; None where the file must be analyzed whole."""
-    try:
-        module = _parse_cst(blanked_source)
-    except Exception:  # noqa: BLE001 - the whole file's parse reports its own error
-        return None
-    try:
-        analyzer, findings = _walk(path, module, source, tree, rules, module_name, is_package, all_positions)
-    except RecursionError:
-        return None
-    for finding, _, _ in findings:  # a fix's text is generated from the nodes it replaces: none may hold a blank
-        fix = finding.fix
-        if fix is not None and any(fix.start_line <= last and first <= fix.end_line for _, first, last in spans):
-            return None
-    return FileResult(path=path, summary=analyzer.summary, findings=findings,
-                      blanked=tuple(f"{module_name}:{key}" for key, _, _ in spans if not key.startswith("=")))
 
 
 def _walk(path: str, module: cst.Module, source: bytes, tree: "ast.Module | None", rules: list[Rule], module_name: str,

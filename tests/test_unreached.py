@@ -10,7 +10,8 @@ import libcst
 import pytest
 
 from compilelint import engine
-from compilelint.analysis.unreached import KEPT_NAMES, blank_bodies, outline, unreached
+from compilelint.analysis.ast_cst import build_module
+from compilelint.analysis.unreached import KEPT_NAMES, outline, unreached
 from compilelint.config import Config
 from compilelint.rules.registry import all_rules
 
@@ -111,17 +112,17 @@ def test_a_gate_word_in_module_code_keeps_the_whole_file():
     assert "m.py" not in unreached({"m.py": outline(source)}, KEPT_NAMES)
 
 
-def test_blanking_keeps_every_line_in_its_place():
+def test_what_is_left_out_keeps_every_other_line_in_its_place():
     source = MODEL.encode()
     keys = unreached({"m.py": outline(MODEL)}, KEPT_NAMES)["m.py"]
-    blanked, spans = blank_bodies(source, ast.parse(source), keys)
-    assert blanked.count(b"\n") == source.count(b"\n")
-    assert {key for key, _, _ in spans} == keys - {"Net.one_line"}  # a body on its signature's line stays
-    tree = ast.parse(blanked)
-    assert [n.lineno for n in tree.body] == [n.lineno for n in ast.parse(source).body]  # each statement stays one
-    lines = blanked.decode().splitlines()
-    assert lines[[i for i, line in enumerate(lines) if line.startswith("def unused_factory")][0] + 1].strip() == "pass"
-    libcst.parse_module(blanked)
+    built = build_module(source, ast.parse(source), keys)
+    assert {key for key, _, _ in built.blanked} == keys - {"Net.one_line"}  # a body on its signature's line stays
+    whole = build_module(source, ast.parse(source))
+    assert len(built.module.body) == len(whole.module.body)  # each statement stays one
+    for kept, left in zip(whole.module.body, built.module.body):
+        assert whole.spans[id(kept)][:2] == built.spans[id(left)][:2]
+    factory = next(s for s in built.module.body if type(s) is libcst.FunctionDef and s.name.value == "unused_factory")
+    assert [type(s.body[0]) for s in factory.body.body] == [libcst.Pass]
 
 
 def _report(paths: list[str], blank: bool, monkeypatch, blanks=None) -> list[dict]:

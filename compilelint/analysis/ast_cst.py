@@ -103,6 +103,7 @@ class _Builder:
         self.starts = starts
         self.blank = blank
         self.blanked: list[tuple[str, int, int]] = []  # (key, first line, last line) of what was left out
+        self.left_out_calls: list[cst.CSTNode] = []  # the class builds among the calls of what was left out
         self.spans: dict[int, Span] = {}
         self.written: dict[int, tuple[int, int]] = {}  # id(node) -> its source with its parentheses (offsets)
 
@@ -222,13 +223,24 @@ class _Builder:
         return out
 
     def blanked_assignment(self, stmt: ast.stmt, after: ast.stmt | None) -> ast.stmt:
-        """A module-level assignment of `blank` ("=name") as a `pass` in its place (unreached.blank_bodies)."""
+        """A module-level assignment of `blank` ("=name") as a `pass` in its place."""
         targets = stmt.targets if type(stmt) is ast.Assign else [stmt.target] if stmt.value is not None else []
         if len(targets) == 1 and type(targets[0]) is ast.Name and f"={targets[0].id}" in self.blank and \
                 stmt.col_offset == 0 and (after is None or after.lineno > stmt.end_lineno):
             self.blanked.append((f"={targets[0].id}", stmt.lineno, stmt.end_lineno))
+            self.note_builds(stmt.value)
             return ast.Pass(lineno=stmt.lineno, col_offset=0, end_lineno=stmt.lineno, end_col_offset=4)
         return stmt
+
+    def note_builds(self, tree: ast.AST) -> None:
+        """The calls under `tree` of a capitalised name (`Net(**kwargs)`, `models.Net(3)`), built as nodes: what is
+        left out still builds classes, which facts of the whole tree read (`RepoIndex.builds_of`)."""
+        for node in ast.walk(tree):
+            if type(node) is ast.Call:
+                func = node.func
+                last = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+                if last[:1].isupper():
+                    self.left_out_calls.append(self.expr(node))
 
     def simple_line(self, smalls: list[cst.CSTNode], first: ast.stmt, last: ast.stmt) -> cst.CSTNode:
         node = _make(cst.SimpleStatementLine)(body=smalls)
@@ -274,6 +286,8 @@ class _Builder:
         if local in self.blank and not self.source[self.starts[first.lineno - 1]:
                                                    self.offset(first.lineno, first.col_offset)].strip(b" \t\x0c"):
             self.blanked.append((local, first.lineno, tree.end_lineno))
+            for stmt in tree.body:
+                self.note_builds(stmt)
             body = _make(cst.IndentedBlock)(body=[_make(cst.SimpleStatementLine)(body=[_make(cst.Pass)()])])
         else:
             body = self.suite(tree.body, "\0")  # nested definitions are never blanked
@@ -788,6 +802,7 @@ class Built:
     spans: dict[int, Span]  # id(node) -> its place; the nodes live as long as the module
     written: dict[int, tuple[int, int]]  # id(node) -> the offsets of a parenthesized node's source, parentheses in
     blanked: list[tuple[str, int, int]]  # (key, first line, last line) of each body left out
+    left_out_calls: list[cst.CSTNode]  # the calls of a capitalised name in what was left out
     line_starts: list[int]  # the byte offset of each line
 
     def code_for(self, source: bytes, node: cst.CSTNode) -> str | None:
@@ -810,8 +825,9 @@ class Built:
 
 def build_module(source: bytes, tree: ast.Module, blank: frozenset[str] = frozenset()) -> Built:
     """The LibCST module of `source` built from its Python `tree`, and the place of each node that has one, with the bodies of the functions in `blank`
-    ("f", "Cls.m") and module-level assignments ("=name") left out as unreached.blank_bodies leaves them out, and
-    what was left out: (key, first line, last line). Raises Unsupported for what it does not build."""
+    ("f", "Cls.m") and module-level assignments ("=name") left out: a `pass` in place of each (a body that begins on
+    its signature's line, an assignment sharing a line with another statement, stay). Raises Unsupported for what it
+    does not build."""
     if source.startswith(b"\xef\xbb\xbf"):
         raise Unsupported("byte order mark")
     if source.count(b"\r") != source.count(b"\r\n"):
@@ -825,4 +841,4 @@ def build_module(source: bytes, tree: ast.Module, blank: frozenset[str] = frozen
         module = builder.module(tree)
     except RecursionError as err:
         raise Unsupported("nested too deeply") from err
-    return Built(module, builder.spans, builder.written, builder.blanked, builder.starts)
+    return Built(module, builder.spans, builder.written, builder.blanked, builder.left_out_calls, builder.starts)

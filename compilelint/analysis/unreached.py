@@ -4,8 +4,8 @@ is parsed.
 LibCST's parse and the walk after it are most of a lint run, and most of a model library is code no compiler
 runs: timm's model factories, checkpoint filters, `forward_intermediates` and `default_cfgs` tables. The engine
 hands each worker the top-level functions, methods and module-level assignments of its file that this module finds
-unreached; the worker gives LibCST the file with them blanked (`blank_bodies`: a `pass` and empty lines, so that
-every other line keeps its place), and Python's own tree of the whole file for the facts read from it.
+unreached; the worker leaves them out of the nodes it builds from Python's tree (analysis/ast_cst.py: a `pass` in
+place of each, every other line in its place), and reads the facts Python's tree gives from the whole file.
 
 The finding is by name, over every file of the tree at once. A region is kept when its name is written in code that
 is kept: module-level code and class bodies (imports left out: the code that uses a name names it), and the bodies
@@ -24,7 +24,6 @@ the worker blanks only what Python's tree confirms is such a function or assignm
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass, field
 
@@ -47,7 +46,6 @@ _ENTRIES = frozenset({"forward", "__call__"})
 _SELF_CALL = re.compile(r"[ \t]*self(?:\.\w+)+\s*\(")
 _IMPORT = re.compile(r"(?:import|from)[ \t]")
 _RENAMED = re.compile(r"([A-Za-z_]\w*)\s+as\s+([A-Za-z_]\w*)")
-_CAPITALISED_CALL = re.compile(r"\b([A-Z]\w*)\s*\(")
 _ATTRIBUTE = re.compile(r"\.\s*([A-Za-z_]\w*)")
 _CHAIN = re.compile(r"\b([A-Za-z_]\w*)((?:\s*\.\s*[A-Za-z_]\w*)+)")
 # `name = ...` or `name: T = ...` at the start of a line: a module-level assignment when no block is open
@@ -78,7 +76,6 @@ class Region:
     names: frozenset[str]  # of those, what it names when kept: all, or for one kept for its facts, what it stores
     attributes: frozenset[str]  # of those, the ones written after a dot (`self.name`, `x.name`)
     kept_for_itself: bool  # forward, a dunder, or text that stores on self
-    builds: frozenset[str] = frozenset()  # the capitalised names it calls (`TinyViT(**kwargs)`)
     # the words after a dot in a chain that begins with an imported name (`vit.checkpoint_filter_fn`): they name the
     # functions of another module
     qualified: frozenset[str] = frozenset()
@@ -93,7 +90,6 @@ class Region:
 class FileOutline:
     regions: list[Region] = field(default_factory=list)
     module_words: set[str] = field(default_factory=set)  # module-level code and class bodies, imports left out
-    classes: set[str] = field(default_factory=set)  # its top-level classes' names
     import_words: set[str] = field(default_factory=set)  # what its module-level imports write
     renamed: set[tuple[str, str]] = field(default_factory=set)  # (alias, name) of each `import name as alias`
     star_import: bool = False  # `from x import *`: any word may name what another file defines
@@ -176,7 +172,6 @@ def outline(text: str) -> FileOutline:
                 key = ""  # nested: part of the enclosing function, or of a nested class's body
             if kind == "class" and not open_blocks:
                 class_line[name] = i
-                out.classes.add(name)
             open_blocks.append((indent, kind, key if kind == "def" else name, first))
         elif indent == 0 and (target := _ASSIGNMENT.match(line)) is not None and ";" not in line:
             statement = (f"={target.group(1)}", i)
@@ -201,12 +196,11 @@ def outline(text: str) -> FileOutline:
 
     for key, first, end, header in spans:
         body = "\n".join(lines[first:end])
-        builds = frozenset(_CAPITALISED_CALL.findall(body))  # (before the class header: `class Net(nn.Module):`)
         if header == -2:
             for j in range(first, end):
                 inside[j] = True
             out.regions.append(Region(key, key[1:], frozenset(_WORD.findall(body)), frozenset(_WORD.findall(body)),
-                                      frozenset(_ATTRIBUTE.findall(body)), False, builds, qualified(body),
+                                      frozenset(_ATTRIBUTE.findall(body)), False, qualified(body),
                                       blankable=False))
             continue
         if header >= 0:
@@ -216,11 +210,11 @@ def outline(text: str) -> FileOutline:
         name = key.rpartition(".")[2].lstrip("=")
         words = frozenset(_WORD.findall(body))
         if name in _ENTRIES:
-            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), True, builds,
+            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), True,
                                       qualified(body)))
             continue
         if key.startswith("=") or not (name.startswith("__") and name.endswith("__") or _SELF_STORE.search(body)):
-            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), False, builds,
+            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), False,
                                       qualified(body)))
             continue
         # Kept for its facts (`__init__`, a method storing on self): scope reads what its stores hold (`self.head =
@@ -239,7 +233,7 @@ def outline(text: str) -> FileOutline:
                 held.append(j)
         stores = "\n".join(lines[j] for j in held)
         out.regions.append(Region(key, name, words, frozenset(_WORD.findall(stores)),
-                                  frozenset(_ATTRIBUTE.findall(stores)), True, builds, qualified(stores)))
+                                  frozenset(_ATTRIBUTE.findall(stores)), True, qualified(stores)))
     module_code = "\n".join(lines[j] for j in range(n) if not inside[j])
     out.module_words = set(_WORD.findall(module_code))
     out.module_qualified = set(qualified(module_code))
@@ -253,15 +247,13 @@ def unreached(outlines: dict[str, FileOutline], gate: frozenset[str]) -> dict[st
     functions and assignments of that name of its own file, and of every file where its file imports the word (or
     imports `*`). `gate`: words whose presence keeps a region (`KEPT_NAMES` and the selected
     rules' `Rule.body_gate`); a file whose module-level code writes one is left whole (an import may have renamed
-    what the word stands for). A region that calls a class of the tree by its name is kept: the call is a build of
-    the class, which other facts read wherever it is (`RepoIndex.builds_of`: TS169 asks whether any build passes a
-    parameter)."""
+    what the word stands for). A region kept only for a rule's gate names nothing (what a compiler runs is what
+    kept code names)."""
     whole = {path for path, o in outlines.items() if (o.module_words | o.import_words) & gate}
     renamed: dict[str, set[str]] = {}
     for o in outlines.values():
         for alias, name in o.renamed:
             renamed.setdefault(alias, set()).add(name)
-    classes: set[str] = set().union(*(o.classes for o in outlines.values())) if outlines else set()
     methods: dict[str, list[Region]] = {}
     functions: dict[str, list[Region]] = {}  # functions and assignments, by name
     local: dict[tuple[str, str], list[Region]] = {}  # the same, by (path, name)
@@ -273,7 +265,7 @@ def unreached(outlines: dict[str, FileOutline], gate: frozenset[str]) -> dict[st
             if path in whole or region.kept_for_itself or region.words & KEPT_NAMES:
                 frontier.append((path, region))
                 continue
-            if region.words & gate or region.builds & classes:
+            if region.words & gate:
                 kept.add(id(region))
                 silent.add(id(region))
             if region.is_method:
@@ -337,47 +329,3 @@ def unreached(outlines: dict[str, FileOutline], gate: frozenset[str]) -> dict[st
         if blank:
             out[path] = frozenset(blank)
     return out
-
-
-def blank_bodies(source: bytes, tree: ast.Module, keys: frozenset[str]) -> tuple[bytes, list[tuple[str, int, int]]]:
-    """`source` with the bodies of the named top-level functions and methods of top-level classes (also those
-    under a top-level `if`/`try`, as the analyzer reads them) replaced by `pass` and empty lines, and the named
-    module-level assignments ("=name") by `pass`: every line keeps its number, every other byte its place, every
-    statement of the module and of a class stays one statement. Returns the new source and (key, first, last
-    line) of each span blanked. A body that shares a line with its signature (`def f(): return 1`), and an
-    assignment that shares one with another statement, stay."""
-    spans: list[tuple[str, int, int, int]] = []  # (key, first line, last line, indent bytes)
-
-    def visit(stmts: list[ast.stmt], owner: str | None) -> None:
-        for stmt in stmts:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                key = f"{owner}.{stmt.name}" if owner else stmt.name
-                if key in keys and stmt.body and stmt.end_lineno:
-                    spans.append((key, stmt.body[0].lineno, stmt.end_lineno, stmt.body[0].col_offset))
-            elif isinstance(stmt, ast.ClassDef) and owner is None:
-                visit(stmt.body, stmt.name)
-            elif isinstance(stmt, (ast.If, ast.Try)) and owner is None:
-                visit([*stmt.body, *stmt.orelse, *getattr(stmt, "finalbody", ()),
-                       *(s for h in getattr(stmt, "handlers", ()) for s in h.body)], None)
-
-    for stmt, after in zip(tree.body, [*tree.body[1:], None]):
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
-            stmt, ast.AnnAssign) and stmt.value is not None else []
-        if len(targets) == 1 and isinstance(targets[0], ast.Name) and f"={targets[0].id}" in keys and \
-                stmt.col_offset == 0 and stmt.end_lineno and (after is None or after.lineno > stmt.end_lineno):
-            spans.append((f"={targets[0].id}", stmt.lineno, stmt.end_lineno, 0))
-    visit(tree.body, None)
-    if not spans:
-        return source, []
-    lines = source.splitlines(keepends=True)
-    blanked: list[tuple[str, int, int]] = []
-    for key, first, last, col in spans:
-        head = lines[first - 1] if 0 < first <= len(lines) else b""
-        if head[:col].strip(b" \t\f") or last > len(lines):
-            continue  # the body begins on its signature's line
-        for j in range(first - 1, last):
-            text = lines[j]
-            ending = text[len(text.rstrip(b"\r\n")):]
-            lines[j] = (head[:col] + b"pass" + (ending or b"\n")) if j == first - 1 else ending
-        blanked.append((key, first, last))
-    return b"".join(lines), blanked
