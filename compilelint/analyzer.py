@@ -24,6 +24,7 @@ from compilelint.semantic.module_facts import ModuleFacts
 from compilelint.semantic.paths import behind_default_off_flag, dead_under_trace, off_flag_branch, on_training_path
 from compilelint.analysis.index import ClassInfo, FileSummary, FunctionInfo
 from compilelint.analysis.names import import_aliases, qualify
+from compilelint.analysis.nodes import TEXT_TYPES as _TEXT_TYPES
 from compilelint.analysis.positions import positions_of, statement_lines
 from compilelint.analysis.reach import MODULE_CONTAINERS, annotation_values, class_build, registry_members, value_call, values_of
 from compilelint.analysis.script_support import dead_when_scripting, in_decorator
@@ -82,7 +83,8 @@ def _child_fields(node_type: type) -> tuple[str, ...]:
     if names is None:
         names = tuple(f.name for f in dataclasses.fields(node_type)
                       if not f.name.startswith(("whitespace", "lpar", "rpar", "leading_lines", "comma",
-                                                "semicolon", "trailing_whitespace", "header", "footer")))
+                                                "semicolon", "trailing_whitespace", "header", "footer"))
+                      and f.type not in _TEXT_TYPES)
         _FIELDS[node_type] = names
     return names
 

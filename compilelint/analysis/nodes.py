@@ -16,6 +16,8 @@ _SKIPPED_PREFIXES = ("whitespace", "lpar", "rpar", "leading_lines", "comma", "se
                      "header", "footer", "lbracket", "rbracket", "lbrace", "rbrace", "colon", "equal", "star",
                      "dot", "asynchronous", "newline", "indent")
 _FIELDS: dict[type, tuple[str, ...]] = {}
+# Fields declared to hold text, never a node (`Name.value`): the walks do not look at them
+TEXT_TYPES = (str, bool)
 
 
 def concrete_types(*bases: type) -> frozenset[type]:
@@ -39,8 +41,8 @@ NODE_TYPES = concrete_types(cst.CSTNode)
 def child_fields(node_type: type) -> tuple[str, ...]:
     names = _FIELDS.get(node_type)
     if names is None:
-        names = tuple(f.name for f in dataclasses.fields(node_type) if not f.name.startswith(_SKIPPED_PREFIXES)
-                      or f.name in ("star_arg", "star_kwarg", "equal"))
+        names = tuple(f.name for f in dataclasses.fields(node_type) if (not f.name.startswith(_SKIPPED_PREFIXES)
+                      or f.name in ("star_arg", "star_kwarg", "equal")) and f.type not in TEXT_TYPES)
         _FIELDS[node_type] = names
     return names
 

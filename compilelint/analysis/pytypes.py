@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from compilelint.analysis.nodes import NODE_TYPES
+from compilelint.analysis.nodes import NODE_TYPES, TEXT_TYPES
 from compilelint.analysis.tensors import FunctionFacts, Kind
 
 _SCALAR_CALLS = {"int": "int", "len": "int", "float": "float", "str": "str", "bool": "bool", "round": "int"}
@@ -175,7 +175,8 @@ def _fields(node_type: type) -> tuple[str, ...]:
     if names is None:
         import dataclasses
 
-        names = tuple(f.name for f in dataclasses.fields(node_type) if not f.name.startswith(_SKIP_FIELDS))
+        names = tuple(f.name for f in dataclasses.fields(node_type) if not f.name.startswith(_SKIP_FIELDS)
+                      and f.type not in TEXT_TYPES)
         _FIELDS[node_type] = names
     return names
 

@@ -35,6 +35,8 @@ KEPT_NAMES = frozenset({"compile", "script", "script_method", "trace", "trace_mo
                         "property", "global", "nonlocal", "setattr", "delattr", "__dict__"})
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
+# A word that names something: not the target of `word = ...` or a keyword argument `f(word=...)` (a binding)
+_NAME = re.compile(r"([A-Za-z_]\w*)\b(?!\s*=(?!=))")
 _NOT_NEWLINE = re.compile(r"[^\n]")
 # A comment; a triple-quoted string (across lines); a one-line string.
 _STRINGS = re.compile(r"#[^\n]*"
@@ -73,7 +75,8 @@ class Region:
     key: str  # "name", "Class.name", or "=name" for an assignment
     name: str
     words: frozenset[str]  # what its decorators, signature and body write (its class's header too, for a method)
-    names: frozenset[str]  # of those, what it names when kept: all, or for one kept for its facts, what it stores
+    names: frozenset[str]  # of those, what it names when kept (bindings left out): all, or for one kept for its
+    # facts, what its stores write
     attributes: frozenset[str]  # of those, the ones written after a dot (`self.name`, `x.name`)
     kept_for_itself: bool  # forward, a dunder, or text that stores on self
     # the words after a dot in a chain that begins with an imported name (`vit.checkpoint_filter_fn`): they name the
@@ -94,6 +97,7 @@ class FileOutline:
     renamed: set[tuple[str, str]] = field(default_factory=set)  # (alias, name) of each `import name as alias`
     star_import: bool = False  # `from x import *`: any word may name what another file defines
     module_qualified: set[str] = field(default_factory=set)  # Region.qualified of module-level code
+    module_names: set[str] = field(default_factory=set)  # of module_words, those not bound there (`x = ...`)
 
 
 def _masked(text: str) -> str:
@@ -199,7 +203,7 @@ def outline(text: str) -> FileOutline:
         if header == -2:
             for j in range(first, end):
                 inside[j] = True
-            out.regions.append(Region(key, key[1:], frozenset(_WORD.findall(body)), frozenset(_WORD.findall(body)),
+            out.regions.append(Region(key, key[1:], frozenset(_WORD.findall(body)), frozenset(_NAME.findall(body)),
                                       frozenset(_ATTRIBUTE.findall(body)), False, qualified(body),
                                       blankable=False))
             continue
@@ -210,11 +214,13 @@ def outline(text: str) -> FileOutline:
         name = key.rpartition(".")[2].lstrip("=")
         words = frozenset(_WORD.findall(body))
         if name in _ENTRIES:
-            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), True,
+            out.regions.append(Region(key, name, words, frozenset(_NAME.findall(body)),
+                                      frozenset(_ATTRIBUTE.findall(body)), True,
                                       qualified(body)))
             continue
         if key.startswith("=") or not (name.startswith("__") and name.endswith("__") or _SELF_STORE.search(body)):
-            out.regions.append(Region(key, name, words, words, frozenset(_ATTRIBUTE.findall(body)), False,
+            out.regions.append(Region(key, name, words, frozenset(_NAME.findall(body)),
+                                      frozenset(_ATTRIBUTE.findall(body)), False,
                                       qualified(body)))
             continue
         # Kept for its facts (`__init__`, a method storing on self): scope reads what its stores hold (`self.head =
@@ -232,10 +238,11 @@ def outline(text: str) -> FileOutline:
             if not skipping:
                 held.append(j)
         stores = "\n".join(lines[j] for j in held)
-        out.regions.append(Region(key, name, words, frozenset(_WORD.findall(stores)),
+        out.regions.append(Region(key, name, words, frozenset(_NAME.findall(stores)),
                                   frozenset(_ATTRIBUTE.findall(stores)), True, qualified(stores)))
     module_code = "\n".join(lines[j] for j in range(n) if not inside[j])
     out.module_words = set(_WORD.findall(module_code))
+    out.module_names = set(_NAME.findall(module_code))
     out.module_qualified = set(qualified(module_code))
     return out
 
@@ -307,7 +314,7 @@ def unreached(outlines: dict[str, FileOutline], gate: frozenset[str]) -> dict[st
                     anywhere((name,))
 
     for path, o in outlines.items():  # module-level code and class bodies
-        in_file(path, o.module_words)
+        in_file(path, o.module_names)
         methods_named(o.module_words)
         anywhere(o.module_qualified)
     while frontier:
