@@ -148,7 +148,8 @@ def outline(text: str) -> FileOutline:
         inside_statement = depth > 0 or continued
         continuation[i] = inside_statement
         if stripped:
-            depth = max(0, depth + sum(map(line.count, "([{")) - sum(map(line.count, ")]}")))
+            depth = max(0, depth + line.count("(") + line.count("[") + line.count("{")
+                        - line.count(")") - line.count("]") - line.count("}"))
             continued = line.rstrip().endswith("\\")
         if not stripped or inside_statement:
             last_code = i if stripped else last_code
