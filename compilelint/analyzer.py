@@ -1062,7 +1062,8 @@ def analyze_source(path: str, source: bytes, rules: list[Rule], module_name: str
         result = _analyze_built(path, source, tree, blank, rules, module_name, is_package, all_positions)
         if result is not None:
             return result
-        all_positions = True  # (a file with a fix: positioning all its findings now costs less than a second analysis)
+        # (mostly a file with a fix: positioning all its findings now costs less than a second analysis later)
+        all_positions = True
     reindented = None
     try:
         module = _parse_cst(source)

@@ -1,14 +1,14 @@
 """LibCST nodes built from Python's own parse of a file, for the analysis.
 
 The rules read LibCST nodes. LibCST's parser also keeps every space, comment and parenthesis so that a tree can be
-printed back byte for byte, and that costs several times Python's own parse plus the analysis of a file. The analysis
-reads none of it: this module builds the same nodes (the same classes and the same fields the analysis reads) from
+printed back byte for byte, which costs about ten times Python's own parse (on timm, about as much as the whole
+analysis after it). The analysis reads none of it: this module builds the same nodes (the same classes and the same fields the analysis reads) from
 the `ast` tree the analyzer already has, with LibCST's default whitespace, and records where each node is in the
 source. What it does not build exactly, it does not build: `Unsupported`, and the file is parsed by LibCST.
 
 What differs from LibCST's own tree, and where that is handled:
 - whitespace and comments are LibCST's defaults, so printing a node (`code_for_node`) gives normalised code; the
-  source of a node is `node_source` (the text between its recorded positions);
+  source of a node is `Built.code_for` (the text between its recorded places, parentheses in);
 - a fix is text generated from nodes: a file whose analysis proposes a fix is parsed by LibCST and analyzed again
   (analyzer.analyze_source);
 - f-strings and implicitly concatenated strings are parsed by LibCST from their source text (Python 3.11's tree has
@@ -32,6 +32,9 @@ class Unsupported(Exception):
     """A construct this module does not build (a `match` statement, a coding cookie, ...)."""
 
 
+_NO_PARENS: list = []  # the empty `lpar`/`rpar` of every node built (never changed: nodes are frozen)
+
+
 def _maker(cls: type) -> "callable":
     """A constructor for `cls` that skips the dataclass __init__ and validation: the fields given by keyword, the
     others their defaults (shared instances: LibCST nodes are frozen)."""
@@ -53,9 +56,6 @@ def _maker(cls: type) -> "callable":
     return namespace["make"]
 
 
-_NO_PARENS: list = []
-_LPAR = [cst.LeftParen()]
-_RPAR = [cst.RightParen()]
 _MAKERS: dict[type, "callable"] = {}
 
 
@@ -92,6 +92,9 @@ def _operator(cls: type) -> cst.CSTNode:
 
 
 class _Builder:
+    """One file's nodes, built top-down from Python's tree: statements group and nest as LibCST groups them
+    (`a = 1; b = 2` is one SimpleStatementLine, `elif` an If in `orelse`), each node's place recorded in `spans`."""
+
     def __init__(self, source: bytes, blank: frozenset[str]) -> None:
         self.source = source
         starts = [0]
