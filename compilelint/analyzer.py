@@ -1097,10 +1097,14 @@ def _analyze_built(path: str, source: bytes, tree: ast.Module, blank: frozenset[
                    module_name: str, is_package: bool, all_positions: bool) -> FileResult | None:
     """analyze_source on nodes built from Python's `tree`; None where LibCST's parse is needed: a construct the
     builder does not build, a finding on a node it does not place, a fix (its text is printed from nodes)."""
+    old_limit = sys.getrecursionlimit()
     try:
+        sys.setrecursionlimit(max(old_limit, 20000))  # as deep as the walk may go (_walk)
         built = _build_cst(source, tree, blank)
     except Unsupported:
         return None
+    finally:
+        sys.setrecursionlimit(old_limit)
     try:
         analyzer, findings = _walk(path, built.module, source, tree, rules, module_name, is_package, all_positions,
                                    built)

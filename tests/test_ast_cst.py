@@ -168,6 +168,14 @@ def test_what_it_does_not_build_is_left_to_libcst(source):
         build_module(source, ast.parse(source))
 
 
+def test_a_long_operator_chain_is_built_not_left_to_libcst(monkeypatch):
+    """600 terms nest 600 BinOps: deeper than Python's default recursion limit for the builder, as for the walk."""
+    source = ("def f(a):\n    return " + " + ".join(["a"] * 600) + "\n").encode()
+    monkeypatch.setattr(analyzer, "_parse_cst", lambda source: pytest.fail("LibCST parsed the file"))
+    result = analyzer.analyze_source("m.py", source, [rule() for rule in all_rules().values()], "m", False)
+    assert result.summary is not None and "f" in result.summary.functions
+
+
 def test_a_body_left_out_keeps_its_lines_and_is_named():
     source = b"def f(x):\n    return x.item()\n\n\nclass A:\n    def m(self):\n        return 1\n\n\nT = {\n    'a': 1,\n}\n"
     built = build_module(source, ast.parse(source), frozenset({"f", "A.m", "=T"}))
