@@ -1,25 +1,27 @@
 """Function bodies and module-level tables no compile path can reach, found from the files' text before anything
 is parsed.
 
-LibCST's parse and the walk after it are most of a lint run, and most of a model library is code no compiler
-runs: timm's model factories, checkpoint filters, `forward_intermediates` and `default_cfgs` tables. The engine
-hands each worker the top-level functions, methods and module-level assignments of its file that this module finds
-unreached; the worker leaves them out of the nodes it builds from Python's tree (analysis/ast_cst.py: a `pass` in
-place of each, every other line in its place), and reads the facts Python's tree gives from the whole file.
+The walk of the analysis is most of a lint run, and most of a model library is code no compiler runs: timm's model
+factories, checkpoint filters, `forward_intermediates` and `default_cfgs` tables. The engine hands each worker the
+top-level functions, methods and module-level assignments of its file that this module finds unreached; the worker
+leaves them out of the nodes it builds from Python's tree (analysis/ast_cst.py: a `pass` in place of each, every
+other line in its place, their class builds still recorded), and reads the facts Python's tree gives from the whole
+file.
 
 The finding is by name, over every file of the tree at once. A region is kept when its name is written in code that
 is kept: module-level code and class bodies (imports left out: the code that uses a name names it), and the bodies
 kept for what they are: `forward` and `__call__`, `__init__` and other dunders and bodies that store on `self`
-(their stores are the class's attribute facts; of these only what they store names anything), text that writes a
-word of `KEPT_NAMES` or of a selected anywhere-rule's `Rule.body_gate` (where a compile path may begin or such a
-rule may report). The kept set grows until it names nothing new. Scope follows calls, references and values
-written in code it reaches, so a function that no kept code names is one it cannot reach; the engine checks that
-after the analysis (a blanked function that scope reaches gets its file analysed again whole), so a wrong guess
-costs time, never a finding.
+(their stores are the class's attribute facts; of these only what they store names anything), and text that writes
+a word of `KEPT_NAMES` (where a compile path may begin). Text that writes a word of a selected anywhere-rule's
+`Rule.body_gate` is kept too (such a rule may report there) but names nothing. How a word names (its file and what
+that file imports, or anywhere after a dot) is in `unreached`. The kept set grows until it names nothing new. Scope
+follows calls, references and values written in code it reaches, so a function that no kept code names is one it
+cannot reach; the engine checks that after the analysis (a left-out function that scope reaches gets its file
+analysed again whole), so a wrong guess costs time, never a finding.
 
 The scan is of lines: `def`/`class` headers, indentation and open brackets, with strings and comments masked.
 A file it misreads only keeps more (a block that ends early leaves the rest of its lines to module-level code), and
-the worker blanks only what Python's tree confirms is such a function or assignment.
+the worker leaves out only what Python's tree confirms is such a function or assignment.
 """
 
 from __future__ import annotations
