@@ -1,5 +1,5 @@
-"""Bodies no compile path reaches, left out of LibCST's parse (compilelint/analysis/unreached.py): what is left out,
-that every line keeps its place, and that the report is the same as with nothing left out."""
+"""Bodies no compile path reaches, left out of the analysis (compilelint/analysis/unreached.py): what is left out,
+that every other line keeps its place, and that the report is the same as with nothing left out."""
 from __future__ import annotations
 
 import ast
@@ -196,7 +196,8 @@ def test_every_rule_that_reports_anywhere_says_where_and_keeps_its_findings(rule
 
 def test_a_build_of_a_class_in_code_nothing_names_still_counts(tmp_path, monkeypatch):
     """TS169 asks whether any build of the class anywhere passes the parameter that sets the attribute
-    (`RepoIndex.builds_of`): a factory nothing calls that builds the class with `**kwargs` is kept."""
+    (`RepoIndex.builds_of`): a factory nothing calls that builds the class with `**kwargs` is left out, and its
+    build still counts (analysis/ast_cst.py records the builds of what it leaves out)."""
     rule = all_rules()["TS169"]
     for i, example in enumerate(rule.bad):
         path = tmp_path / f"bad{i}.py"
